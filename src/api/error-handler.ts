@@ -1,0 +1,48 @@
+// Every failure leaves the server as {"error","message","requestId"} with the status and label of
+// PRODUCT.md §6. Messages of unexpected errors stay in the log; the client gets a generic one.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAbortError, type ErrorLabel } from '../errors.js';
+import { GenerateBody } from './generate-schema.js';
+import { validationMessage } from './validation-message.js';
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
+  if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
+  return reply.status(error.status).send({ error: error.label, message: error.message, requestId: request.id });
+}
+
+const frameworkErrors: Record<string, [ErrorLabel, string]> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'The body must be JSON: send Content-Type: application/json.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The body is larger than this server accepts.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_request', 'The body is empty: send a JSON object, {} for all defaults.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body.'],
+};
+
+export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, request, error);
+    if (isAbortError(error)) {
+      return sendError(reply, request, new AppError('timeout', 'The request did not finish within its deadline and was cancelled.'));
+    }
+    if (error.validation) {
+      return sendError(reply, request, new AppError('invalid_request', validationMessage(error.validation, request.body, GenerateBody)));
+    }
+    const known = error.code ? frameworkErrors[error.code] : undefined;
+    if (known) {
+      const [label, message] = known;
+      const detail = label === 'payload_too_large' ? `${message} The limit is ${bodyLimit} bytes.` : message;
+      return sendError(reply, request, new AppError(label, detail));
+    }
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return sendError(reply, request, new AppError('invalid_request', `The body is not valid JSON: ${error.message}`));
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, request, new AppError('invalid_request', error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, request, new AppError('internal_error', 'Something went wrong on our side; the details are in the server log.'));
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, new AppError('not_found', `Nothing is at ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,51 @@
+// POST /api/generate: authenticate, validate, fill in defaults, render, store, answer with URLs.
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import { generateImages, type GenerateDeps, type GenerateOptions } from '../generate.js';
+import type { ApiKeyStore } from './api-keys.js';
+import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from './generate-schema.js';
+import { requestDeadline } from './request-deadline.js';
+
+export interface GenerateRouteDeps extends GenerateDeps {
+  apiKeys: ApiKeyStore;
+  requestTimeoutMs: number;
+}
+
+/** `null` and "" mean "use the default" for optional strings (PRODUCT.md §2). */
+const orDefault = <T>(value: T | null | undefined | '', fallback: T): T => (value === null || value === undefined || value === '' ? fallback : value);
+
+export function withDefaults(body: GenerateBodyInput): GenerateOptions {
+  return {
+    markdown: orDefault(body.markdown, defaultMarkdown),
+    theme: orDefault<string | undefined>(body.theme, undefined),
+    themeMode: orDefault<string | undefined>(body.themeMode, undefined),
+    width: Math.round(orDefault(body.width, limits.width.default)),
+    height: Math.round(orDefault(body.height, limits.height.default)),
+    splitMode: orDefault(body.splitMode, 'noSplit'),
+    mdxMode: orDefault(body.mdxMode, false),
+    overHiddenMode: orDefault(body.overHiddenMode, false),
+    format: orDefault(body.format, 'png'),
+    scale: orDefault(body.scale, limits.scale.default),
+  };
+}
+
+export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteDeps): void {
+  app.post<{ Body: GenerateBodyInput | undefined }>(
+    '/api/generate',
+    {
+      // Authentication runs before the body is validated, so an unauthenticated caller learns nothing.
+      onRequest: async (request) => {
+        const key = request.headers['x-api-key'];
+        if (!deps.apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
+          throw new AppError('unauthorized', 'Send a valid API key in the x-api-key header.');
+        }
+      },
+      schema: { body: GenerateBody },
+    },
+    async (request, reply) => {
+      const options = withDefaults(request.body ?? {});
+      const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+      return { images };
+    },
+  );
+}

@@ -1,0 +1,44 @@
+// The body of POST /api/generate (PRODUCT.md §2), as a JSON Schema. The same schema validates
+// requests and documents the API, so the two can never disagree. `null` means "use the default"
+// for every field, as clients of the reference service send it.
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
+
+export const limits = {
+  markdownMaxLength: 100_000,
+  width: { min: 200, max: 2000, default: 440 },
+  height: { min: 200, max: 4000, default: 586 },
+  scale: { min: 1, max: 3, default: 2 },
+} as const;
+
+export const defaultMarkdown = '# Hello, cardwright';
+
+export const splitModes = ['noSplit', 'autoSplit', 'hrSplit'] as const;
+export const formats = ['png', 'jpeg', 'webp'] as const;
+
+export const GenerateBody = Type.Object(
+  {
+    markdown: Type.Optional(
+      orNull(Type.String({ maxLength: limits.markdownMaxLength, description: `Markdown text, at most ${limits.markdownMaxLength} characters` })),
+    ),
+    theme: Type.Optional(orNull(Type.String({ maxLength: 64, description: 'a theme ID, alias or custom theme class name' }))),
+    themeMode: Type.Optional(orNull(Type.String({ maxLength: 64, description: "a mode of the chosen theme" }))),
+    width: Type.Optional(
+      orNull(Type.Number({ minimum: limits.width.min, maximum: limits.width.max, description: `card width in CSS px, ${limits.width.min}–${limits.width.max}` })),
+    ),
+    height: Type.Optional(
+      orNull(Type.Number({ minimum: limits.height.min, maximum: limits.height.max, description: `card height in CSS px, ${limits.height.min}–${limits.height.max}` })),
+    ),
+    splitMode: Type.Optional(orNull(Type.Union(splitModes.map((mode) => Type.Literal(mode)), { description: splitModes.join(', ') }))),
+    mdxMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
+    overHiddenMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
+    format: Type.Optional(orNull(Type.Union(formats.map((format) => Type.Literal(format)), { description: formats.join(', ') }))),
+    scale: Type.Optional(
+      orNull(Type.Number({ minimum: limits.scale.min, maximum: limits.scale.max, description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max}` })),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export type GenerateBodyInput = Static<typeof GenerateBody>;

@@ -1,0 +1,33 @@
+// Turns JSON Schema (ajv) errors into one sentence a client can act on: the field, the value
+// received and what is accepted, e.g. `width must be 200–2000 card width in CSS px; got 5000.`
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+
+interface SchemaWithDescription {
+  properties?: Record<string, { description?: string }>;
+}
+
+export function validationMessage(
+  errors: FastifySchemaValidationError[],
+  body: unknown,
+  schema: SchemaWithDescription,
+): string {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return `The body must be a JSON object; got ${describe(body)}.`;
+  }
+  // For a union (value or null), ajv reports each branch; the first error of the field suffices.
+  const error = errors.find((e) => e.instancePath) ?? errors[0];
+  if (!error) return 'The body is not valid.';
+  const field = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+  const value = (body as Record<string, unknown>)[field];
+  const accepted = schema.properties?.[field]?.description;
+  return `${field} is not accepted: got ${describe(value)}; accepted: ${accepted ?? error.message}.`;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'string') return value.length > 60 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

@@ -1,0 +1,136 @@
+// One long-lived browser page that renders cards, owned by one worker at a time.
+//
+// Why a long-lived page: a new page per card costs 330–560 ms here, swapping the content of a
+// warm page costs a few ms (research/render-bench.md). The risks of reuse are handled here:
+// - JavaScript is off, so content can neither run code nor leave anything behind;
+// - the page has no network: every request is answered from our own files or refused;
+// - each render replaces all of #cards, so nothing of the previous request survives;
+// - a page that failed in any way is closed and replaced, never reused dirty (see Renderer).
+import fs from 'node:fs/promises';
+import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { resolveFontFile } from '../themes/fonts.js';
+import { shellOrigin } from './shell-document.js';
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface CardBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface CaptureOptions {
+  scale: number;
+  format: ImageFormat;
+}
+
+/** Quality for the lossy formats: visually lossless for text on flat colours. */
+const lossyQuality = 90;
+
+export class RenderPage {
+  private currentMetrics = '';
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly session: CDPSession,
+  ) {}
+
+  /** Opens a fresh page with JavaScript off and no network, and loads the shell document into it. */
+  static async open(browser: Browser, shellHtml: string): Promise<RenderPage> {
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      serviceWorkers: 'block',
+      viewport: { width: 1024, height: 768 },
+    });
+    try {
+      await context.route('**/*', (route) => answerFromOwnFiles(route, shellHtml));
+      const page = await context.newPage();
+      await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
+      const session = await context.newCDPSession(page);
+      return new RenderPage(context, page, session);
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces the page's cards with `cardsHtml`, waits for the fonts it uses, and returns the box
+   * of every top-level card in CSS px, in document order.
+   */
+  async layout(cardsHtml: string): Promise<CardBox[]> {
+    return this.page.evaluate(async (html) => {
+      const root = document.getElementById('cards')!;
+      root.innerHTML = html;
+      // Layout first: it is what makes the page request the font subsets this content uses,
+      // and only then does `fonts.ready` wait for them.
+      void root.offsetHeight;
+      await document.fonts.ready;
+      return Array.from(root.children as HTMLCollectionOf<HTMLElement>, (card) => {
+        // Whole CSS pixels, so an image is exactly height × scale pixels with no half-covered row.
+        const fractional = card.getBoundingClientRect().height;
+        if (!Number.isInteger(fractional)) card.style.height = `${Math.ceil(fractional)}px`;
+        const box = card.getBoundingClientRect();
+        return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
+      });
+    }, cardsHtml);
+  }
+
+  /** Captures one card box as an image, at `scale` device pixels per CSS px. */
+  async capture(box: CardBox, options: CaptureOptions): Promise<Buffer> {
+    // The device scale is set on our own CDP session: a capture through a session without its own
+    // override silently comes back at scale 1.
+    const width = Math.ceil(box.x + box.width);
+    const metrics = `${width}x${options.scale}`;
+    if (metrics !== this.currentMetrics) {
+      await this.session.send('Emulation.setDeviceMetricsOverride', {
+        width,
+        height: 768,
+        deviceScaleFactor: options.scale,
+        mobile: false,
+      });
+      this.currentMetrics = metrics;
+    }
+    const { data } = await this.session.send('Page.captureScreenshot', {
+      format: options.format,
+      quality: options.format === 'png' ? undefined : lossyQuality,
+      clip: { x: box.x, y: box.y, width: box.width, height: box.height, scale: 1 },
+      captureBeyondViewport: true,
+      optimizeForSpeed: true,
+    });
+    return Buffer.from(data, 'base64');
+  }
+
+  /** Empties the page so no content outlives its request, even in memory. */
+  async clear(): Promise<void> {
+    await this.page.evaluate(() => {
+      document.getElementById('cards')!.replaceChildren();
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => {});
+  }
+}
+
+/**
+ * Network handler of render pages: the shell document and bundled fonts are served from memory
+ * and node_modules; everything else (remote images, CSS url()s, links to the host's own
+ * services) is refused, so user content can never reach the network or the loopback interface.
+ */
+async function answerFromOwnFiles(route: Route, shellHtml: string): Promise<void> {
+  const url = new URL(route.request().url());
+  if (url.origin === shellOrigin) {
+    if (url.pathname === '/') {
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: shellHtml });
+    }
+    const fontFile = resolveFontFile(url.pathname);
+    if (fontFile) {
+      const body = await fs.readFile(fontFile).catch(() => undefined);
+      if (body) return route.fulfill({ status: 200, contentType: 'font/woff2', body });
+    }
+  }
+  return route.abort('blockedbyclient');
+}

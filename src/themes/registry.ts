@@ -1,0 +1,111 @@
+// All themes the service knows: the built-in ones shipped in themes/ and the custom ones an
+// operator drops into THEMES_DIR. Resolves a request's theme/themeMode (with the compatibility
+// aliases of PRODUCT.md §4) and says exactly what is accepted when they are wrong.
+import fs from 'node:fs';
+import path from 'node:path';
+import { invalidRequest } from '../errors.js';
+import { builtinThemesDir } from '../paths.js';
+import { readThemeFile, type Theme } from './theme-file.js';
+
+/** Names used by clients of the reference service, mapped to our IDs. */
+export const themeAliases: Readonly<Record<string, string>> = {
+  'apple-notes': 'plain-notes',
+  bytedance: 'brand-a',
+  alibaba: 'brand-b',
+  xiaohongshu: 'social-purple',
+  cyber: 'cyberpunk',
+};
+
+export const defaultThemeId = 'plain-notes';
+
+export interface ThemeChoice {
+  theme: Theme;
+  mode?: string;
+}
+
+export interface ThemeLoadProblem {
+  file: string;
+  message: string;
+}
+
+export class ThemeRegistry {
+  private readonly byKey = new Map<string, Theme>();
+
+  constructor(
+    readonly themes: Theme[],
+    /** Custom theme files that could not be loaded; reported at start-up, never fatal. */
+    readonly problems: ThemeLoadProblem[] = [],
+  ) {
+    for (const theme of themes) {
+      this.byKey.set(theme.id, theme);
+      this.byKey.set(theme.className, theme);
+    }
+  }
+
+  get(idOrClass: string): Theme | undefined {
+    return this.byKey.get(themeAliases[idOrClass] ?? idOrClass);
+  }
+
+  /** Turns the request's theme and themeMode into a theme and mode, or a 400 naming what is accepted. */
+  resolve(requestedTheme: string | undefined, requestedMode: string | undefined): ThemeChoice {
+    const theme = this.get(requestedTheme ?? defaultThemeId);
+    if (!theme) {
+      throw invalidRequest(
+        `theme "${requestedTheme}" is not a known theme. Accepted: ${this.themes.map((t) => t.id).join(', ')}` +
+          ` (aliases: ${Object.keys(themeAliases).join(', ')}).`,
+      );
+    }
+    if (requestedMode === undefined) return { theme, mode: theme.defaultMode };
+    if (theme.modes.length === 0) {
+      throw invalidRequest(`themeMode "${requestedMode}" is not accepted: theme "${theme.id}" has no modes; leave themeMode out.`);
+    }
+    if (!theme.modes.includes(requestedMode)) {
+      throw invalidRequest(
+        `themeMode "${requestedMode}" is not a mode of theme "${theme.id}". Accepted: ${theme.modes.join(', ')}.`,
+      );
+    }
+    return { theme, mode: requestedMode };
+  }
+
+  /** The CSS of every theme, concatenated: the shell page holds them all so any theme renders at once. */
+  allCss(): string {
+    return this.themes.map((theme) => `/* theme ${theme.id} */\n${theme.css}`).join('\n');
+  }
+}
+
+/** Files of a themes folder: *.css, except partials whose names start with `_`. */
+function themeFilesIn(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.css') && !name.startsWith('_'))
+    .sort()
+    .map((name) => path.join(dir, name));
+}
+
+/**
+ * Loads the built-in themes (a broken one is a bug: throws) and the custom ones from themesDir
+ * (a broken one is reported in `problems` and skipped, so one bad file cannot stop the service).
+ */
+export function loadThemes(themesDir?: string): ThemeRegistry {
+  const themes = themeFilesIn(builtinThemesDir).map((file) => readThemeFile(file, true));
+  const problems: ThemeLoadProblem[] = [];
+  if (themesDir) {
+    let files: string[] = [];
+    try {
+      files = themeFilesIn(themesDir);
+    } catch (error) {
+      problems.push({ file: themesDir, message: `THEMES_DIR cannot be read: ${(error as Error).message}` });
+    }
+    for (const file of files) {
+      try {
+        const theme = readThemeFile(file, false);
+        const clash = themes.find((t) => t.id === theme.id || t.className === theme.className);
+        if (clash) throw new Error(`its id or class clashes with theme "${clash.id}" (${clash.file}); rename it.`);
+        themes.push(theme);
+      } catch (error) {
+        problems.push({ file, message: (error as Error).message });
+      }
+    }
+  }
+  return new ThemeRegistry(themes, problems);
+}
