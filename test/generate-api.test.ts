@@ -1,0 +1,226 @@
+// POST /api/generate end to end: real HTTP, real Chromium, real files on disk.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng, isWebp } from './helpers/images.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+const longDocument = Array.from({ length: 40 }, (_, i) => `## Section ${i + 1}\n\nA paragraph of text that fills the card, 第${i + 1}段中文内容。`).join('\n\n');
+
+describe('POST /api/generate', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  it('renders the default request as one 880×1172 PNG that is served at its URL', async () => {
+    const { status, json } = await service.generate({});
+    assert.equal(status, 200);
+    assert.equal(json.images.length, 1);
+    const [image] = json.images;
+    assert.match(image.fileName, /^screenshots\/\d{13}_[0-9a-f]{24}\.png$/);
+    assert.equal(image.url, `${service.baseUrl}/${image.fileName}`);
+    assert.equal(image.width, 880);
+    assert.equal(image.height, 1172);
+
+    const { bytes, response } = await download(image.url);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'image/png');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(response.headers.get('cache-control') ?? '', /max-age=31536000/);
+    assert.equal(bytes.length, image.size);
+    assert.ok(isPng(bytes));
+    const png = decodePng(bytes);
+    assert.deepEqual([png.width, png.height], [880, 1172]);
+    assert.ok(distinctColours(png) > 50, 'the card has text and decoration, not a blank page');
+  });
+
+  it('gives every image an unguessable, distinct name', async () => {
+    const names = await Promise.all([1, 2, 3].map(async () => (await service.generate({})).json.images[0].fileName));
+    assert.equal(new Set(names).size, 3);
+  });
+
+  it('draws dark mode differently from light mode', async () => {
+    const markdown = '# Title\n\nSome text.';
+    const light = await service.generate({ markdown, themeMode: 'light-mode' });
+    const dark = await service.generate({ markdown, themeMode: 'dark-mode' });
+    const lightPng = decodePng((await download(light.json.images[0].url)).bytes);
+    const darkPng = decodePng((await download(dark.json.images[0].url)).bytes);
+    assert.ok(differingFraction(lightPng, darkPng) > 0.5);
+    // Background of the card body: white paper in light mode, graphite in dark mode.
+    const brightness = (png: typeof lightPng) => png.data[(600 * png.width + 440) * 4]!;
+    assert.ok(brightness(lightPng) > 240);
+    assert.ok(brightness(darkPng) < 60);
+  });
+
+  it('grows one noSplit card to fit long content, or clips it to the height with overHiddenMode', async () => {
+    const grown = await service.generate({ markdown: longDocument });
+    assert.equal(grown.json.images.length, 1);
+    assert.ok(grown.json.images[0].height > 1172 * 3, `height ${grown.json.images[0].height}`);
+    assert.equal(decodePng((await download(grown.json.images[0].url)).bytes).height, grown.json.images[0].height);
+
+    const clipped = await service.generate({ markdown: longDocument, overHiddenMode: true });
+    assert.equal(clipped.json.images.length, 1);
+    const png = decodePng((await download(clipped.json.images[0].url)).bytes);
+    assert.deepEqual([png.width, png.height], [880, 1172]);
+  });
+
+  it('honours width, height and scale', async () => {
+    const one = await service.generate({ scale: 1 });
+    assert.deepEqual([one.json.images[0].width, one.json.images[0].height], [440, 586]);
+    const custom = await service.generate({ width: 500.4, height: 499.6, scale: 3 });
+    const png = decodePng((await download(custom.json.images[0].url)).bytes);
+    assert.deepEqual([png.width, png.height], [1500, 1500]);
+  });
+
+  it('encodes JPEG and WebP when asked', async () => {
+    const jpeg = await service.generate({ format: 'jpeg' });
+    assert.match(jpeg.json.images[0].fileName, /\.jpg$/);
+    const jpegBytes = await download(jpeg.json.images[0].url);
+    assert.ok(isJpeg(jpegBytes.bytes));
+    assert.equal(jpegBytes.response.headers.get('content-type'), 'image/jpeg');
+    const webp = await service.generate({ format: 'webp' });
+    assert.ok(isWebp((await download(webp.json.images[0].url)).bytes));
+  });
+
+  it('treats null and "" as "use the default"', async () => {
+    const { status, json } = await service.generate({ markdown: '', theme: null, themeMode: '', width: null, splitMode: null, format: null });
+    assert.equal(status, 200);
+    assert.deepEqual([json.images[0].width, json.images[0].height], [880, 1172]);
+  });
+
+  it('accepts the aliases of the reference service', async () => {
+    assert.equal((await service.generate({ theme: 'apple-notes', themeMode: 'dark-mode' })).status, 200);
+  });
+
+  const badRequests: Array<[string, () => Promise<{ status: number; json: any; headers?: Headers }>, number, string, RegExp]> = [
+    ['no API key', () => service.generate({}, { 'x-api-key': '' }), 401, 'unauthorized', /x-api-key/],
+    ['a wrong API key', () => service.generate({}, { 'x-api-key': 'wrong-key-wrong-key' }), 401, 'unauthorized', /x-api-key/],
+    ['malformed JSON', () => service.generate('{"markdown": '), 400, 'invalid_request', /not valid JSON/],
+    ['a JSON array', () => service.generate([1, 2]), 400, 'invalid_request', /must be a JSON object/],
+    ['a string width', () => service.generate({ width: '440' }), 400, 'invalid_request', /width.*"440".*200–2000/],
+    ['a width out of range', () => service.generate({ width: 5000 }), 400, 'invalid_request', /width.*5000.*200–2000/],
+    ['a height out of range', () => service.generate({ height: 10 }), 400, 'invalid_request', /height.*10.*200–4000/],
+    ['a scale out of range', () => service.generate({ scale: 8 }), 400, 'invalid_request', /scale.*8.*1–3/],
+    ['a boolean given as a string', () => service.generate({ mdxMode: 'yes' }), 400, 'invalid_request', /mdxMode/],
+    ['an unknown splitMode', () => service.generate({ splitMode: 'pages' }), 400, 'invalid_request', /splitMode.*"pages".*noSplit, autoSplit, hrSplit/],
+    ['an unknown format', () => service.generate({ format: 'gif' }), 400, 'invalid_request', /format.*"gif".*png, jpeg, webp/],
+    ['an unknown theme', () => service.generate({ theme: 'no-such-theme' }), 400, 'invalid_request', /no-such-theme.*Accepted: .*plain-notes/],
+    ['an unknown mode', () => service.generate({ themeMode: 'neon-mode' }), 400, 'invalid_request', /neon-mode.*Accepted: light-mode, dark-mode/],
+    ['markdown over 100,000 characters', () => service.generate({ markdown: 'a'.repeat(100_001) }), 400, 'invalid_request', /markdown.*100000/],
+    ['a body over 1 MiB', () => service.generate({ markdown: 'a'.repeat(1_100_000) }), 413, 'payload_too_large', /1048576 bytes/],
+    [
+      'a body that is not JSON',
+      async () => {
+        const response = await fetch(`${service.baseUrl}/api/generate`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', 'x-api-key': 'test-key-0123456789abcdef' },
+          body: '# hello',
+        });
+        return { status: response.status, json: await response.json() };
+      },
+      415,
+      'unsupported_media_type',
+      /application\/json/,
+    ],
+    [
+      'an unknown route',
+      async () => {
+        const response = await fetch(`${service.baseUrl}/api/nothing-here`);
+        return { status: response.status, json: await response.json() };
+      },
+      404,
+      'not_found',
+      /\/api\/nothing-here/,
+    ],
+  ];
+  for (const [name, send, status, label, message] of badRequests) {
+    it(`answers ${name} with ${status} ${label}`, async () => {
+      const response = await send();
+      assert.equal(response.status, status, JSON.stringify(response.json));
+      assert.equal(response.json.error, label);
+      assert.match(response.json.message, message);
+      assert.equal(typeof response.json.requestId, 'string');
+    });
+  }
+
+  it('gives the same message for a missing and a wrong key', async () => {
+    const missing = await service.generate({}, { 'x-api-key': '' });
+    const wrong = await service.generate({}, { 'x-api-key': 'nope-nope-nope-nope' });
+    assert.equal(missing.json.message, wrong.json.message);
+  });
+
+  it('never serves a file from outside the storage directory', async () => {
+    for (const attempt of ['/screenshots/../api-keys.txt', '/screenshots/..%2fapi-keys.txt', '/screenshots/%2e%2e/%2e%2e/etc/passwd']) {
+      const response = await fetch(`${service.baseUrl}${attempt}`);
+      assert.notEqual(response.status, 200, attempt);
+      assert.doesNotMatch(await response.text(), /root:|test-key/);
+    }
+  });
+});
+
+describe('user content in the render page', () => {
+  let service: RunningService;
+  let probe: http.Server;
+  let probeHits = 0;
+  before(async () => {
+    probe = http.createServer((_request, response) => {
+      probeHits++;
+      response.end('hit');
+    });
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    service = await startService();
+  });
+  after(async () => {
+    await service.close();
+    probe.close();
+  });
+
+  it('runs no script and fetches nothing, not even from loopback', async () => {
+    const port = (probe.address() as AddressInfo).port;
+    const probeUrl = `http://127.0.0.1:${port}`;
+    const markdown = [
+      '# Safe',
+      `<script>document.body.style.background = 'rgb(255,0,0)'</script>`,
+      `<img src="${probeUrl}/img.png" onerror="document.body.style.background='rgb(255,0,0)'">`,
+      `<p style="background-image: url(${probeUrl}/style.png)">styled</p>`,
+      `<div style="background: url('${probeUrl}/div.png')">div</div>`,
+      `<a href="javascript:alert(1)">link</a>`,
+      `<iframe src="${probeUrl}/frame"></iframe><object data="${probeUrl}/object"></object>`,
+      `<link rel="stylesheet" href="${probeUrl}/sheet.css"><meta http-equiv="refresh" content="0;url=${probeUrl}/meta">`,
+    ].join('\n\n');
+    const { status, json } = await service.generate({ markdown });
+    assert.equal(status, 200);
+    const png = decodePng((await download(json.images[0].url)).bytes);
+    let red = 0;
+    for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! > 240 && png.data[i + 1]! < 20 && png.data[i + 2]! < 20) red++;
+    assert.equal(red, 0, 'no script changed the page');
+    assert.equal(probeHits, 0, 'the page made no request to loopback');
+  });
+
+  it('cannot see the previous request\'s content', async () => {
+    const secret = await service.generate({ markdown: '# SECRET-A\n\n'.repeat(30) });
+    const next = await service.generate({ markdown: 'short' });
+    assert.ok(next.json.images[0].height < secret.json.images[0].height);
+    assert.equal(next.json.images[0].height, 1172);
+  });
+});
+
+describe('request deadline', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ REQUEST_TIMEOUT_MS: '100' });
+  });
+  after(async () => service.close());
+
+  it('answers 504 timeout when rendering takes longer than REQUEST_TIMEOUT_MS, and keeps working', async () => {
+    const heavy = Array.from({ length: 3000 }, (_, i) => `- item ${i} 第${i}项`).join('\n');
+    const { status, json } = await service.generate({ markdown: heavy });
+    assert.equal(status, 504);
+    assert.equal(json.error, 'timeout');
+    const files = await import('node:fs').then((fs) => fs.readdirSync(`${service.dataDir}/screenshots`));
+    assert.deepEqual(files, [], 'a timed-out request stores nothing');
+  });
+});

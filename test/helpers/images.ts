@@ -1,0 +1,60 @@
+// Reading images the way a user would check them: size, format, and what the pixels show.
+import { PNG } from 'pngjs';
+
+export interface DecodedPng {
+  width: number;
+  height: number;
+  data: Buffer;
+}
+
+export async function download(url: string): Promise<{ bytes: Buffer; response: Response }> {
+  const response = await fetch(url);
+  return { bytes: Buffer.from(await response.arrayBuffer()), response };
+}
+
+export function decodePng(bytes: Buffer): DecodedPng {
+  const png = PNG.sync.read(bytes);
+  return { width: png.width, height: png.height, data: png.data };
+}
+
+export const isPng = (bytes: Buffer) => bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+export const isJpeg = (bytes: Buffer) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+export const isWebp = (bytes: Buffer) => bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP';
+
+/** Number of distinct RGB colours (capped), a cheap "is anything drawn here" measure. */
+export function distinctColours(png: DecodedPng, cap = 10_000): number {
+  const seen = new Set<number>();
+  for (let i = 0; i < png.data.length && seen.size < cap; i += 4) {
+    seen.add((png.data[i]! << 16) | (png.data[i + 1]! << 8) | png.data[i + 2]!);
+  }
+  return seen.size;
+}
+
+/** Fraction of pixels whose RGB differs between two images of the same size. */
+export function differingFraction(a: DecodedPng, b: DecodedPng): number {
+  if (a.width !== b.width || a.height !== b.height) return 1;
+  let differing = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    if (a.data[i] !== b.data[i] || a.data[i + 1] !== b.data[i + 1] || a.data[i + 2] !== b.data[i + 2]) differing++;
+  }
+  return differing / (a.width * a.height);
+}
+
+/** The RGB of one pixel. */
+export function pixel(png: DecodedPng, x: number, y: number): [number, number, number] {
+  const i = (y * png.width + x) * 4;
+  return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+}
+
+/** Counts pixels close to an RGB colour (each channel within `tolerance`). */
+export function countNear(png: DecodedPng, rgb: [number, number, number], tolerance = 24): number {
+  let count = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (
+      Math.abs(png.data[i]! - rgb[0]) <= tolerance &&
+      Math.abs(png.data[i + 1]! - rgb[1]) <= tolerance &&
+      Math.abs(png.data[i + 2]! - rgb[2]) <= tolerance
+    ) count++;
+  }
+  return count;
+}

@@ -1,0 +1,75 @@
+// Starts the real service (real Chromium, real HTTP on loopback) for a test file, with its own
+// data directory and API key, and stops it again. Tests talk to it with fetch, as clients do.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+
+export const testApiKey = 'test-key-0123456789abcdef';
+
+export interface RunningService {
+  app: App;
+  baseUrl: string;
+  dataDir: string;
+  /** POST /api/generate with the test key (unless headers say otherwise). */
+  generate(body: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function temporaryDir(prefix = 'cardwright-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? temporaryDir();
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    API_KEYS: testApiKey,
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    RENDER_CONCURRENCY: '2',
+    ...env,
+  });
+  const app = await buildApp(config, { logger: process.env.TEST_LOG ? { level: 'debug' } : false });
+  await app.server.listen({ port, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    baseUrl,
+    dataDir,
+    async generate(body, headers = {}) {
+      const response = await fetch(`${baseUrl}/api/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': testApiKey, ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = { unparsed: text };
+      }
+      return { status: response.status, json, headers: response.headers };
+    },
+    async close() {
+      await app.server.close();
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
