@@ -1,4 +1,4 @@
-// Fonts come from npm packages (@fontsource/*), never from the host, so a card looks the same on
+// Fonts come from npm packages (@fontsource/* and a few others), never from the host, so a card looks the same on
 // every machine that runs this version and CJK or emoji never fall back to tofu boxes.
 // The browser page has no network: it asks for `/fonts/<package>/files/<file>` on the page's own
 // origin and the renderer answers from node_modules (see resolveFontFile).
@@ -18,34 +18,57 @@ interface BundledFont {
 }
 
 /**
- * Noto Sans SC also carries monochrome pictographs in the emoji planes; dropping them there lets
- * emoji fall through to Noto Color Emoji, which follows it in every font stack.
+ * CJK faces also carry monochrome pictographs in the emoji planes; dropping them there lets emoji
+ * fall through to Noto Color Emoji, which follows them in every font stack.
  * The emoji font is @infolektuell's COLRv1 build: @fontsource's subsets of the same font draw
  * nothing in Chromium (checked with headless_shell 147 and Chromium 156).
+ * Every face is split by unicode-range, so a page only loads the subsets its text uses.
+ * The stacks themes use are the CSS variables of themes/_base.css (see themes/README.md).
  */
+const emojiPlanes = 0x1f000;
 const bundledFonts: BundledFont[] = [
-  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], dropFrom: 0x1f000 },
+  // CJK text faces (they cover simplified Chinese, Japanese kana and Latin).
+  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], dropFrom: emojiPlanes },
+  { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], dropFrom: emojiPlanes },
+  { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], dropFrom: emojiPlanes },
+  // CJK display faces: brush calligraphy and a rounded hand-drawn face.
+  { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], dropFrom: emojiPlanes },
+  { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], dropFrom: emojiPlanes },
   { id: 'noto-color-emoji', pkg: '@infolektuell/noto-color-emoji', files: ['index.css'] },
   { id: 'jetbrains-mono', pkg: '@fontsource/jetbrains-mono', files: ['400.css', '700.css'] },
+  // Latin display faces; CJK text in them falls through to the CJK faces of the same stack.
+  { id: 'playfair-display', pkg: '@fontsource/playfair-display', files: ['400.css', '700.css', '400-italic.css'] },
+  { id: 'comic-neue', pkg: '@fontsource/comic-neue', files: ['400.css', '700.css', '400-italic.css'] },
+  { id: 'bangers', pkg: '@fontsource/bangers', files: ['400.css'] },
+  { id: 'poiret-one', pkg: '@fontsource/poiret-one', files: ['400.css'] },
+  { id: 'courier-prime', pkg: '@fontsource/courier-prime', files: ['400.css', '700.css', '400-italic.css'] },
+  { id: 'special-elite', pkg: '@fontsource/special-elite', files: ['400.css'] },
+  { id: 'orbitron', pkg: '@fontsource/orbitron', files: ['400.css', '700.css'] },
 ];
 
-/** Font stacks themes should use (through the CSS variables of themes/_base.css). */
-export const fontStacks = {
-  sans: `"Noto Sans SC", "Noto Color Emoji", sans-serif`,
-  mono: `"JetBrains Mono", "Noto Sans SC", "Noto Color Emoji", monospace`,
-};
+function fontCssFiles(): { font: BundledFont; css: string }[] {
+  return bundledFonts.flatMap((font) =>
+    font.files.map((file) => ({ font, css: fs.readFileSync(path.join(nodeModulesDir, font.pkg, file), 'utf8') })),
+  );
+}
 
 /** All @font-face rules, with URLs pointing at the renderer's `/fonts/` route. */
 export function fontFaceCss(): string {
-  return bundledFonts
-    .flatMap((font) =>
-      font.files.map((file) => {
-        const css = fs.readFileSync(path.join(nodeModulesDir, font.pkg, file), 'utf8');
-        const local = css.replace(/url\(\.\/files\//g, `url(/fonts/${font.id}/files/`);
-        return font.dropFrom === undefined ? local : dropCodePoints(local, font.dropFrom);
-      }),
-    )
+  return fontCssFiles()
+    .map(({ font, css }) => {
+      const local = css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`);
+      return font.dropFrom === undefined ? local : dropCodePoints(local, font.dropFrom);
+    })
     .join('\n');
+}
+
+/** Family names of every bundled face, so a check can tell bundled fonts from the host's. */
+export function bundledFamilies(): string[] {
+  const families = new Set<string>();
+  for (const { css } of fontCssFiles()) {
+    for (const match of css.matchAll(/font-family:\s*['"]?([^'";]+?)['"]?\s*;/g)) families.add(match[1]!);
+  }
+  return [...families];
 }
 
 /**
