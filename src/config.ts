@@ -29,6 +29,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Identical repeated requests are answered from memory; undefined when RENDER_CACHE=off. */
+  renderCache?: { maxEntries: number; ttlMs: number };
 }
 
 export class ConfigError extends Error {
@@ -105,6 +107,13 @@ export function loadConfig(env: Env = process.env): Config {
     remoteImagesAllowlist: (text('REMOTE_IMAGES_ALLOWLIST') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    renderCache:
+      oneOf('RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on'
+        ? {
+            maxEntries: integer('RENDER_CACHE_MAX_ENTRIES', 1000, 1, 1_000_000),
+            ttlMs: integer('RENDER_CACHE_TTL_SECONDS', 3600, 1, 30 * 24 * 3600) * 1000,
+          }
+        : undefined,
   };
 
   if (config.storage === 's3') {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { generateImages, type GenerateDeps, type GenerateOptions } from '../generate.js';
+import type { RenderCache } from '../render-cache.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from './generate-schema.js';
 import { requestDeadline } from './request-deadline.js';
@@ -9,6 +10,8 @@ import { requestDeadline } from './request-deadline.js';
 export interface GenerateRouteDeps extends GenerateDeps {
   apiKeys: ApiKeyStore;
   requestTimeoutMs: number;
+  /** Absent when RENDER_CACHE=off. */
+  cache?: RenderCache;
 }
 
 /** `null` and "" mean "use the default" for optional strings (PRODUCT.md §2). */
@@ -44,7 +47,20 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
     },
     async (request, reply) => {
       const options = withDefaults(request.body ?? {});
+      const { cache } = deps;
+      if (!cache) return { images: await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)) };
+
+      // The theme is resolved first so an alias, or an omitted default mode, hits the same entry.
+      const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
+      const cacheKey = cache.keyOf({ ...options, theme: theme.id, themeMode: mode }, String(request.headers['x-api-key']));
+      const cached = cache.get(cacheKey);
+      if (cached) {
+        reply.header('X-Cache', 'hit');
+        return { images: cached };
+      }
       const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+      cache.set(cacheKey, images);
+      reply.header('X-Cache', 'miss');
       return { images };
     },
   );

@@ -1,0 +1,58 @@
+// Answers an identical repeated request with the images already stored, without rendering again.
+//
+// The key is a digest of everything that decides the pixels: the normalized request (after
+// defaults, with the theme resolved to its ID and mode), the renderer version (package version
+// plus a digest of the shell document, so a theme or font change never serves stale images) and
+// the caller's API key (so one tenant never learns what another rendered). Entries expire after
+// a TTL because stored objects may be removed by the operator's bucket lifecycle.
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { GenerateOptions, StoredImage } from './generate.js';
+
+export interface RenderCacheOptions {
+  maxEntries: number;
+  /** Upper bound on the memory the cached answers take, in bytes (approximate). */
+  maxBytes: number;
+  ttlMs: number;
+  /** Identifies the renderer's output: changes whenever themes, fonts or the code change. */
+  rendererVersion: string;
+}
+
+export class RenderCache {
+  private readonly entries: LRUCache<string, StoredImage[]>;
+
+  constructor(private readonly options: RenderCacheOptions) {
+    this.entries = new LRUCache<string, StoredImage[]>({
+      max: options.maxEntries,
+      maxSize: options.maxBytes,
+      sizeCalculation: (images) => Math.max(1, JSON.stringify(images).length * 2),
+      ttl: options.ttlMs,
+    });
+  }
+
+  keyOf(options: GenerateOptions, apiKey: string): string {
+    const fields: Array<keyof GenerateOptions> = [
+      'markdown', 'theme', 'themeMode', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale',
+    ];
+    const hash = createHash('sha256').update(this.options.rendererVersion).update('\0').update(apiKey).update('\0');
+    for (const field of fields) hash.update(`${field}=${JSON.stringify(options[field] ?? null)}\0`);
+    return hash.digest('base64url');
+  }
+
+  get(key: string): StoredImage[] | undefined {
+    return this.entries.get(key);
+  }
+
+  set(key: string, images: StoredImage[]): void {
+    this.entries.set(key, images);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** A version string for the renderer's output, from the package version and the shell document. */
+export function rendererVersion(packageVersion: string, shellHtml: string): string {
+  return `${packageVersion}+${createHash('sha256').update(shellHtml).digest('hex').slice(0, 16)}`;
+}
