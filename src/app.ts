@@ -1,6 +1,8 @@
 // buildApp(config): the whole service as a Fastify instance, with its browser already warm.
 // server.ts listens with it; tests build it with their own configuration.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadApiKeys, type ApiKeyStore } from './api/api-keys.js';
 import { installErrorHandlers } from './api/error-handler.js';
@@ -9,6 +11,9 @@ import { registerGenerateRoute } from './api/generate-route.js';
 import { registerHealthRoutes } from './api/health-route.js';
 import { registerThemesRoute } from './api/themes-route.js';
 import type { Config } from './config.js';
+import { renderMarkdown } from './markdown/render-markdown.js';
+import { projectRoot } from './paths.js';
+import { RenderCache, rendererVersion } from './render-cache.js';
 import { buildShellDocument } from './render/shell-document.js';
 import { Renderer } from './render/renderer.js';
 import { LocalStorage } from './storage/local-storage.js';
@@ -27,6 +32,10 @@ export interface App {
 export interface BuildOptions {
   /** Logger settings; tests pass `false` or a quiet level. */
   logger?: FastifyServerOptions['logger'];
+}
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -54,8 +63,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const apiKeys = loadApiKeys(config);
   const storage = new LocalStorage(config.dataDir, config.publicBaseUrl);
+  const shellHtml = buildShellDocument(themes);
+  const cache =
+    config.renderCache &&
+    new RenderCache({
+      ...config.renderCache,
+      maxBytes: 64 * 1024 * 1024,
+      rendererVersion: rendererVersion(packageVersion(), shellHtml),
+    });
   const renderer = new Renderer({
-    shellHtml: buildShellDocument(themes),
+    shellHtml,
     concurrency: config.renderConcurrency,
     queueMax: config.queueMax,
     chromiumPath: config.chromiumPath,
@@ -64,12 +81,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   server.addHook('onClose', async () => renderer.close());
 
   installErrorHandlers(server, config.bodyLimit);
-  registerGenerateRoute(server, { renderer, themes, storage, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs });
+  registerGenerateRoute(server, { renderer, themes, storage, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cache });
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage);
   await registerLocalFilesRoute(server, config.dataDir);
 
-  await renderer.start();
+  // Warm start: the browser pages (fonts, capture path) and the Markdown pipeline's first run are
+  // paid for here, so the first request is as fast as any later one.
+  await Promise.all([renderer.start(), renderMarkdown('# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |')]);
   await server.ready();
   return { server, config, themes, renderer, storage, apiKeys };
 }

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
-import { shellOrigin } from './shell-document.js';
+import { shellOrigin, warmUpMarkup } from './shell-document.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -49,7 +49,11 @@ export class RenderPage {
       const page = await context.newPage();
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
-      return new RenderPage(context, page, session);
+      const renderPage = new RenderPage(context, page, session);
+      const [warmUpBox] = await renderPage.layout(warmUpMarkup);
+      if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
+      await renderPage.clear();
+      return renderPage;
     } catch (error) {
       await context.close().catch(() => {});
       throw error;
