@@ -1,0 +1,63 @@
+// Starts the built service as a user would (`node dist/server.js`) on loopback for a benchmark,
+// and stops it. Run `npm run build` before; the npm bench scripts do.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../test/helpers/service.js';
+
+export const benchApiKey = 'bench-key-0123456789abcdef';
+
+export interface ServiceProcess {
+  baseUrl: string;
+  pid: number;
+  /** From spawning the process to /health answering (the browser is warm by then). */
+  startToReadyMs: number;
+  generate(body: unknown): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cardwright-bench-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the service exited with code ${child.exitCode} before it was ready`);
+    try {
+      if ((await fetch(`${baseUrl}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > 30_000) {
+      await stop();
+      throw new Error('the service was not ready within 30 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const startToReadyMs = performance.now() - started;
+
+  return {
+    baseUrl,
+    pid: child.pid!,
+    startToReadyMs,
+    generate: (body) =>
+      fetch(`${baseUrl}/api/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey },
+        body: JSON.stringify(body),
+      }),
+    stop,
+  };
+}
