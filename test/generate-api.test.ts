@@ -38,7 +38,7 @@ describe('POST /api/generate', () => {
   });
 
   it('gives every image an unguessable, distinct name', async () => {
-    const names = await Promise.all([1, 2, 3].map(async () => (await service.generate({})).json.images[0].fileName));
+    const names = await Promise.all([1, 2, 3].map(async (n) => (await service.generate({ markdown: `# Card ${n}` })).json.images[0].fileName));
     assert.equal(new Set(names).size, 3);
   });
 
