@@ -1,0 +1,211 @@
+// Each of these themes, rendered through the real service, shows what its name promises: its
+// signature colours where a reader looks for them, and body text readable against its paper
+// (WCAG AA, measured on the rendered pixels) in grown and fixed-height cards alike.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodePng, download, pixel, type DecodedPng } from './helpers/images.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+type Rgb = [number, number, number];
+
+/** A rectangle in CSS px of a 440 px wide card; converted to image pixels by the scale. */
+interface Area {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const scale = 2;
+
+const richDocument = [
+  '# 高效学习 Study Smarter ✨',
+  '每天进步一点点，**坚持**才是关键。Small steps, *every day*, add up — ~~cramming~~ doesn’t. 🌱',
+  '## 核心方法 Core ideas',
+  '1. 番茄工作法 Pomodoro\n2. 费曼技巧 Feynman\n3. 间隔重复 spacing',
+  '- 早起读书 📚\n- 记录灵感，<mark>每天复盘</mark>',
+  '### 今日清单',
+  '- [x] 完成阅读笔记\n- [ ] 整理错题本',
+  '> 学而不思则罔，思而不学则殆。',
+  '```js\nconst habit = (day) => day * 1.01; // 复利\n```',
+  '| 习惯 | 时长 |\n| --- | --- |\n| 阅读 | 30 min |',
+  '---',
+  '更多内容见 [文档](https://example.com)，脚注[^1]。ありがとう。',
+  '[^1]: 脚注 footnote.',
+].join('\n\n');
+
+/** Plain paragraphs only, so the middle of the card is body text on the theme's paper. */
+const bodyDocument = Array.from({ length: 14 }, () => '正文示例文字，用来测量对比度。Body text for measuring contrast.').join('\n\n');
+
+const relativeLuminance = ([r, g, b]: Rgb) => {
+  const channel = (value: number) => {
+    const c = value / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+};
+
+const contrastRatio = (a: Rgb, b: Rgb) => {
+  const [light, dark] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+};
+
+/** Colours of an area (quantised to 4 levels per channel step), most frequent first. */
+function colourCounts(png: DecodedPng, area: Area): Array<{ rgb: Rgb; count: number }> {
+  const counts = new Map<number, number>();
+  for (let y = area.y * scale; y < (area.y + area.height) * scale; y++) {
+    for (let x = area.x * scale; x < (area.x + area.width) * scale; x++) {
+      const [r, g, b] = pixel(png, x, y);
+      const key = ((r >> 2) << 16) | ((g >> 2) << 8) | (b >> 2);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return [...counts]
+    .map(([key, count]) => ({ rgb: [((key >> 16) & 63) << 2, ((key >> 8) & 63) << 2, (key & 63) << 2] as Rgb, count }))
+    .sort((a, b) => b.count - a.count);
+}
+
+/**
+ * The paper is the most frequent colour of a text area; the ink is the colour furthest from it in
+ * luminance among colours frequent enough to be glyph cores rather than anti-aliasing fringes.
+ */
+function paperAndInk(png: DecodedPng, area: Area): { paper: Rgb; ink: Rgb; ratio: number } {
+  const colours = colourCounts(png, area);
+  const paper = colours[0]!.rgb;
+  const total = area.width * area.height * scale * scale;
+  const candidates = colours.filter((colour) => colour.count >= total * 0.002);
+  const ink = candidates.reduce((best, colour) => (contrastRatio(colour.rgb, paper) > contrastRatio(best, paper) ? colour.rgb : best), paper);
+  return { paper, ink, ratio: contrastRatio(paper, ink) };
+}
+
+/** Fraction of an area's pixels that satisfy a colour test. */
+function share(png: DecodedPng, area: Area, test: (rgb: Rgb) => boolean): number {
+  let hits = 0;
+  for (let y = area.y * scale; y < (area.y + area.height) * scale; y++) {
+    for (let x = area.x * scale; x < (area.x + area.width) * scale; x++) if (test(pixel(png, x, y))) hits++;
+  }
+  return hits / (area.width * area.height * scale * scale);
+}
+
+const near = (target: Rgb, tolerance = 40) => (rgb: Rgb) => rgb.every((value, i) => Math.abs(value - target[i]!) <= tolerance);
+const hueOf = ([r, g, b]: Rgb) => {
+  const max = Math.max(r, g, b);
+  const min = Math.min(r, g, b);
+  if (max === min) return 0;
+  const d = max - min;
+  const h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  return (h * 60 + 360) % 360;
+};
+const saturation = ([r, g, b]: Rgb) => (Math.max(r, g, b) === 0 ? 0 : (Math.max(r, g, b) - Math.min(r, g, b)) / Math.max(r, g, b));
+const isDark = (rgb: Rgb) => relativeLuminance(rgb) < 0.03;
+
+/** The middle of a 440×586 card's content, clear of headers, footers and edge decorations. */
+const bodyArea: Area = { x: 70, y: 200, width: 300, height: 220 };
+
+interface ThemePromise {
+  id: string;
+  /** What a reader sees at once, checked on the rich document's card. */
+  signature: string;
+  check(png: DecodedPng): void;
+}
+
+const promises: ThemePromise[] = [
+  {
+    id: 'social-purple',
+    signature: 'a violet ticket around a white paper slip',
+    check(png) {
+      const edge = share(png, { x: 0, y: 100, width: 12, height: 300 }, (rgb) => hueOf(rgb) > 245 && hueOf(rgb) < 285 && saturation(rgb) > 0.3);
+      assert.ok(edge > 0.9, `ticket edge is violet (${edge.toFixed(2)})`);
+      assert.ok(share(png, { x: 60, y: 80, width: 300, height: 300 }, near([255, 255, 255], 6)) > 0.5, 'the slip is white paper');
+    },
+  },
+  {
+    id: 'notebook',
+    signature: 'ruled blue lines and a red binding line down the margin',
+    check(png) {
+      const binding = share(png, { x: 46, y: 100, width: 1, height: 400 }, (rgb) => rgb[0] > 200 && rgb[1] < 170 && rgb[2] < 170);
+      assert.ok(binding > 0.8, `red binding line at the margin (${binding.toFixed(2)})`);
+      const rules = share(png, { x: 380, y: 80, width: 40, height: 400 }, near([215, 227, 240], 12));
+      assert.ok(rules > 0.02 && rules < 0.2, `ruled lines cross the page (${rules.toFixed(3)})`);
+    },
+  },
+  {
+    id: 'darktech',
+    signature: 'a near-black console with glowing cyan',
+    check(png) {
+      assert.ok(share(png, { x: 0, y: 0, width: 440, height: 586 }, isDark) > 0.5, 'the console is near-black');
+      assert.ok(share(png, { x: 0, y: 0, width: 440, height: 586 }, (rgb) => rgb[0] < 120 && rgb[1] > 190 && rgb[2] > 220) > 0.002, 'cyan glows on it');
+    },
+  },
+  {
+    id: 'cyberpunk',
+    signature: 'neon magenta, cyan and a yellow hazard stripe on a dark street',
+    check(png) {
+      const all: Area = { x: 0, y: 0, width: 440, height: 586 };
+      assert.ok(share(png, all, (rgb) => relativeLuminance(rgb) < 0.05) > 0.5, 'the night is dark');
+      assert.ok(share(png, all, (rgb) => rgb[0] > 220 && rgb[1] < 90 && rgb[2] > 100) > 0.002, 'magenta neon');
+      assert.ok(share(png, all, (rgb) => rgb[0] < 90 && rgb[1] > 200 && rgb[2] > 220) > 0.002, 'cyan neon');
+      assert.ok(share(png, { x: 0, y: 0, width: 440, height: 8 }, near([252, 238, 10], 30)) > 0.3, 'a yellow hazard stripe on top');
+    },
+  },
+  {
+    id: 'typewriter',
+    signature: 'ink on aged, yellowed paper',
+    check(png) {
+      const paper = share(png, { x: 0, y: 0, width: 440, height: 586 }, (rgb) => rgb[0] > 200 && rgb[0] > rgb[1] && rgb[1] > rgb[2] && rgb[0] - rgb[2] > 25);
+      assert.ok(paper > 0.6, `the paper is warm and yellowed, not white (${paper.toFixed(2)})`);
+      assert.ok(share(png, { x: 30, y: 25, width: 380, height: 2 }, (rgb) => rgb[0] > 130 && rgb[1] < 70) > 0.8, 'a red ink ribbon on top');
+    },
+  },
+  {
+    id: 'traditional-chinese',
+    signature: 'rice paper with a red seal stamped at the top right',
+    check(png) {
+      const seal = share(png, { x: 370, y: 20, width: 60, height: 60 }, (rgb) => rgb[0] > 140 && rgb[1] < 70 && rgb[2] < 70);
+      assert.ok(seal > 0.25, `red seal (${seal.toFixed(2)})`);
+      const paper = share(png, { x: 0, y: 0, width: 440, height: 586 }, near([247, 239, 221], 14));
+      assert.ok(paper > 0.5, `rice-paper ground (${paper.toFixed(2)})`);
+    },
+  },
+];
+
+describe('themes: what each one promises', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  async function render(body: Record<string, unknown>): Promise<DecodedPng> {
+    const { status, json } = await service.generate({ scale, ...body });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.equal(json.images.length, 1);
+    return decodePng((await download(json.images[0].url)).bytes);
+  }
+
+  for (const promise of promises) {
+    describe(promise.id, () => {
+      it(`shows ${promise.signature}`, async () => {
+        const png = await render({ theme: promise.id, markdown: richDocument, overHiddenMode: true });
+        assert.deepEqual([png.width, png.height], [880, 1172]);
+        promise.check(png);
+      });
+
+      it('sets body text at WCAG AA contrast against its paper', async () => {
+        const png = await render({ theme: promise.id, markdown: bodyDocument, overHiddenMode: true });
+        const { paper, ink, ratio } = paperAndInk(png, bodyArea);
+        assert.ok(ratio >= 4.5, `ink rgb(${ink}) on paper rgb(${paper}) is ${ratio.toFixed(2)}:1`);
+      });
+
+      it('grows with long content and ends like a fixed-height card of the theme', async () => {
+        const fixed = await render({ theme: promise.id, markdown: richDocument, overHiddenMode: true });
+        const grown = await render({ theme: promise.id, markdown: `${richDocument}\n\n${bodyDocument}` });
+        assert.equal(grown.width, 880);
+        assert.ok(grown.height > 1172, `grown to ${grown.height} px`);
+        // The frame at the bottom-left corner (background, footer decoration) is the same in both.
+        const corner = (png: DecodedPng) => pixel(png, 6 * scale, png.height - 6 * scale);
+        assert.ok(contrastRatio(corner(fixed), corner(grown)) < 1.25, `bottom corner rgb(${corner(grown)}) vs fixed rgb(${corner(fixed)})`);
+      });
+    });
+  }
+});
