@@ -1,0 +1,115 @@
+// `npm run gallery`: renders docs/gallery-sample.md in every theme and mode through the real
+// renderer (the same Chromium pages, fonts and card markup as the API) and composes a contact
+// sheet, docs/gallery.jpg, so a user sees every look at a glance.
+//
+//   npm run gallery                       all built-in themes (and THEMES_DIR's, if set)
+//   npm run gallery -- --tiles out/       also keep every card as out/<theme>[.<mode>].png
+//   npm run gallery -- --scale 2 --out docs/gallery.png
+//   npm run gallery -- --only pop-art,warm --tiles out/   just these themes
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import { renderMarkdown } from '../src/markdown/render-markdown.js';
+import { projectRoot } from '../src/paths.js';
+import { cardMarkup } from '../src/render/card-markup.js';
+import { Renderer } from '../src/render/renderer.js';
+import { buildShellDocument } from '../src/render/shell-document.js';
+import { loadThemes } from '../src/themes/registry.js';
+import type { Theme } from '../src/themes/theme-file.js';
+
+const { values: args } = parseArgs({
+  options: {
+    out: { type: 'string', default: path.join(projectRoot, 'docs', 'gallery.jpg') },
+    tiles: { type: 'string' },
+    scale: { type: 'string', default: '1' },
+    columns: { type: 'string', default: '6' },
+    width: { type: 'string', default: '440' },
+    only: { type: 'string' },
+  },
+});
+const scale = Number(args.scale);
+const columns = Number(args.columns);
+const cardWidth = Number(args.width);
+const gap = 28 * scale;
+const sheetBackground = '#e8eaee';
+
+interface Tile {
+  label: string;
+  fileStem: string;
+  png: Buffer;
+  width: number;
+  height: number;
+}
+
+/** One gallery entry: a label in the bundled monospace face above the card, captured together. */
+function tileMarkup(theme: Theme, mode: string | undefined, contentHtml: string): string {
+  const label = mode ? `${theme.id} · ${mode}` : theme.id;
+  return (
+    `<div style="background:${sheetBackground};padding-bottom:2px">` +
+    `<div style="font:700 15px/34px var(--font-mono);color:#22262e">${label}</div>` +
+    cardMarkup({ theme, mode, width: cardWidth, height: 586, fixedHeight: false, contentHtml }) +
+    '</div>'
+  );
+}
+
+async function renderTiles(): Promise<Tile[]> {
+  const themes = loadThemes(process.env.THEMES_DIR);
+  for (const problem of themes.problems) console.warn(`custom theme skipped: ${problem.message}`);
+  const sample = fs.readFileSync(path.join(projectRoot, 'docs', 'gallery-sample.md'), 'utf8');
+  const { html } = await renderMarkdown(sample);
+  const renderer = new Renderer({
+    shellHtml: buildShellDocument(themes),
+    concurrency: 1,
+    queueMax: 1,
+    chromiumPath: process.env.CHROMIUM_PATH,
+    log: pino({ level: 'warn' }),
+  });
+  await renderer.start();
+  try {
+    const tiles: Tile[] = [];
+    const only = args.only?.split(',');
+    for (const theme of themes.themes.filter((candidate) => !only || only.includes(candidate.id))) {
+      for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
+        const png = await renderer.run(AbortSignal.timeout(60_000), async (page) => {
+          const [box] = await page.layout(tileMarkup(theme, mode, html));
+          return page.capture(box!, { scale, format: 'png' });
+        });
+        const { width, height } = await sharp(png).metadata();
+        tiles.push({ label: `${theme.id} ${mode ?? ''}`.trim(), fileStem: mode ? `${theme.id}.${mode}` : theme.id, png, width: width!, height: height! });
+      }
+    }
+    return tiles;
+  } finally {
+    await renderer.close();
+  }
+}
+
+/** Lays the tiles out in rows; each row is as tall as its tallest card. */
+async function contactSheet(tiles: Tile[]): Promise<Sharp> {
+  const tileWidth = Math.max(...tiles.map((tile) => tile.width));
+  const placements: OverlayOptions[] = [];
+  let top = gap;
+  for (let start = 0; start < tiles.length; start += columns) {
+    const row = tiles.slice(start, start + columns);
+    row.forEach((tile, index) => placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top }));
+    top += Math.max(...row.map((tile) => tile.height)) + gap;
+  }
+  const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);
+  return sharp({ create: { width, height: top, channels: 3, background: sheetBackground } }).composite(placements);
+}
+
+const started = Date.now();
+const tiles = await renderTiles();
+if (args.tiles) {
+  fs.mkdirSync(args.tiles, { recursive: true });
+  for (const tile of tiles) fs.writeFileSync(path.join(args.tiles, `${tile.fileStem}.png`), tile.png);
+}
+const sheet = await contactSheet(tiles);
+fs.mkdirSync(path.dirname(args.out), { recursive: true });
+const info = await (args.out.endsWith('.png') ? sheet.png() : sheet.jpeg({ quality: 86, mozjpeg: true })).toFile(args.out);
+console.log(
+  `${tiles.length} cards (${tiles.map((tile) => tile.label).join(', ')})\n` +
+    `→ ${path.relative(process.cwd(), args.out)} ${info.width}×${info.height}, ${(info.size / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
