@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadApiKeys, type ApiKeyStore } from './api/api-keys.js';
+import { requestValidationOptions } from './api/check-generate-body.js';
 import { installErrorHandlers } from './api/error-handler.js';
 import { registerLocalFilesRoute } from './api/files-route.js';
 import { registerGenerateRoute } from './api/generate-route.js';
@@ -49,8 +50,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    // Types are checked, not coerced: "440" is not a number and "true" is not a boolean.
-    ajv: { customOptions: { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } },
+    ajv: { customOptions: { ...requestValidationOptions } },
   });
   // Only JSON bodies are accepted; without this, text/plain would be parsed and reach validation.
   server.removeContentTypeParser('text/plain');

@@ -39,13 +39,23 @@ export interface GenerateDeps {
   log: FastifyBaseLogger;
 }
 
-const extensionOf: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+/** What rendering alone needs: front ends without a store (the CLI) call renderImages with it. */
+export type RenderDeps = Pick<GenerateDeps, 'renderer' | 'themes'>;
+
+/** File extension of each image format. */
+export const extensionOf: Record<ImageFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 
 /** Renders the cards of one request and stores them; on any failure nothing stays stored. */
 export async function generateImages(deps: GenerateDeps, options: GenerateOptions, signal: AbortSignal): Promise<StoredImage[]> {
+  const images = await renderImages(deps, options, signal);
+  return storeAll(deps, images, signal);
+}
+
+/** Renders the cards of one request, in card order, without storing them. */
+export async function renderImages(deps: RenderDeps, options: GenerateOptions, signal: AbortSignal): Promise<RenderedImage[]> {
   const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
   const { html } = await renderMarkdown(options.markdown);
-  const images = await deps.renderer.run(signal, (page) =>
+  return deps.renderer.run(signal, (page) =>
     renderCards(page, {
       theme,
       mode,
@@ -58,7 +68,6 @@ export async function generateImages(deps: GenerateDeps, options: GenerateOption
       contentHtml: html,
     }),
   );
-  return storeAll(deps, images, signal);
 }
 
 /**

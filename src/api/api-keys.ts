@@ -26,11 +26,10 @@ export function loadApiKeys(config: Config): ApiKeyStore {
     source = config.apiKeys.length > 0 ? 'API_KEYS and API_KEYS_FILE' : `API_KEYS_FILE (${config.apiKeysFile})`;
   }
   if (keys.length === 0 && !config.apiKeysFile) {
-    const file = path.join(config.dataDir, 'api-keys.txt');
+    const file = defaultKeyFile(config);
     if (!fs.existsSync(file)) {
-      generatedKey = `cw_${randomBytes(24).toString('base64url')}`;
-      fs.mkdirSync(config.dataDir, { recursive: true });
-      fs.writeFileSync(file, `# cardwright API keys, one per line\n${generatedKey}\n`, { mode: 0o600 });
+      generatedKey = newApiKey();
+      addKeyToFile(file, generatedKey);
     }
     keys = readKeyFile(file);
     source = file;
@@ -49,6 +48,25 @@ export function loadApiKeys(config: Config): ApiKeyStore {
       return match;
     },
   };
+}
+
+/** A new key: "cw_" and 192 random bits. */
+export function newApiKey(): string {
+  return `cw_${randomBytes(24).toString('base64url')}`;
+}
+
+/** The file that holds the generated key(s) when neither API_KEYS nor API_KEYS_FILE is set. */
+export function defaultKeyFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'api-keys.txt');
+}
+
+/** Appends a key to a key file, creating the file (readable by its owner only) when missing. */
+export function addKeyToFile(file: string, key: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  // A new file starts with a comment; an existing one may lack its final newline.
+  const before = existing === undefined ? '# cardwright API keys, one per line\n' : existing && !existing.endsWith('\n') ? '\n' : '';
+  fs.appendFileSync(file, `${before}${key}\n`, { mode: 0o600 });
 }
 
 function readKeyFile(file: string): string[] {

@@ -1,10 +1,10 @@
 // GET /api/themes: every theme (built-in and custom) with its modes and default mode, for clients
-// and for the web page's theme picker.
+// and for the web page's theme picker. The CLI and the MCP tool list themes with the same listing.
 import type { FastifyInstance } from 'fastify';
 import { themeAliases, type ThemeRegistry } from '../themes/registry.js';
 
-export function registerThemesRoute(app: FastifyInstance, themes: ThemeRegistry): void {
-  app.get('/api/themes', async () => ({
+export function themeListing(themes: ThemeRegistry) {
+  return {
     themes: themes.themes.map((theme) => ({
       id: theme.id,
       className: theme.className,
@@ -14,5 +14,11 @@ export function registerThemesRoute(app: FastifyInstance, themes: ThemeRegistry)
       custom: !theme.builtin,
     })),
     aliases: themeAliases,
-  }));
+  };
+}
+
+export type ThemeListing = ReturnType<typeof themeListing>;
+
+export function registerThemesRoute(app: FastifyInstance, themes: ThemeRegistry): void {
+  app.get('/api/themes', async () => themeListing(themes));
 }

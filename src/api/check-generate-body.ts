@@ -1,0 +1,19 @@
+// Checks a generate request outside HTTP (the CLI, the MCP tool) exactly as the route does: the same
+// JSON Schema, the same validator options and the same error sentences, then the same defaults.
+import { Ajv } from 'ajv';
+import { invalidRequest } from '../errors.js';
+import type { GenerateOptions } from '../generate.js';
+import { withDefaults } from './generate-route.js';
+import { GenerateBody, type GenerateBodyInput } from './generate-schema.js';
+import { validationMessage } from './validation-message.js';
+
+/** Types are checked, not coerced: "440" is not a number and "true" is not a boolean. The server uses these too. */
+export const requestValidationOptions = { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } as const;
+
+const validateBody = new Ajv(requestValidationOptions).compile<GenerateBodyInput>(GenerateBody);
+
+/** The request's options with defaults filled in, or an invalid_request AppError saying what is wrong. */
+export function checkGenerateBody(body: unknown): GenerateOptions {
+  if (!validateBody(body)) throw invalidRequest(validationMessage(validateBody.errors ?? [], body, GenerateBody));
+  return withDefaults(body);
+}

@@ -1,0 +1,59 @@
+// `cardwright render notes.md -o out/`: renders a Markdown file (or standard input) to numbered card
+// images on disk, with the service's pipeline running in this process; no server is involved.
+import fs from 'node:fs/promises';
+import { text } from 'node:stream/consumers';
+import { loadConfig } from '../config.js';
+import { baseNameOf, writeCardFiles } from './card-files.js';
+import { numberOption, parseCommandLine, stringOption, UsageError } from './command-line.js';
+import { renderCommand } from './commands.js';
+import { LocalRenderer } from './local-renderer.js';
+
+export async function runRender(args: string[]): Promise<void> {
+  const { values, positionals } = parseCommandLine(renderCommand, args);
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? 'render needs a Markdown file, or - to read standard input.'
+        : `render takes one input; got ${positionals.length}: ${positionals.join(', ')}.`,
+    );
+  }
+  const input = positionals[0]!;
+  // Every option is a field of POST /api/generate; the API's own validation checks them.
+  const body = {
+    markdown: await readInput(input),
+    theme: stringOption(values.theme),
+    themeMode: stringOption(values.mode),
+    splitMode: stringOption(values.split),
+    width: numberOption('width', values.width),
+    height: numberOption('height', values.height),
+    format: stringOption(values.format),
+    scale: numberOption('scale', values.scale),
+    mdxMode: values.mdx === true,
+    overHiddenMode: values['over-hidden'] === true,
+  };
+
+  const local = LocalRenderer.open(loadConfig());
+  try {
+    const images = await local.render(body);
+    const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
+    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images);
+    if (values.json) {
+      const described = images.map((image, index) => ({ file: files[index], width: image.width, height: image.height, size: image.data.length }));
+      process.stdout.write(`${JSON.stringify({ images: described }, null, 2)}\n`);
+    } else {
+      process.stdout.write(files.map((file) => `${file}\n`).join(''));
+    }
+  } finally {
+    await local.close();
+  }
+}
+
+async function readInput(input: string): Promise<string> {
+  if (input === '-') return text(process.stdin);
+  try {
+    return await fs.readFile(input, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? `${input}: no such file.` : `${input} cannot be read (${code ?? (error as Error).message}).`);
+  }
+}

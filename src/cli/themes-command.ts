@@ -1,0 +1,25 @@
+// `cardwright themes`: the themes this installation renders (built-in and THEMES_DIR), with their
+// modes, as a table or as the JSON of GET /api/themes.
+import { themeListing, type ThemeListing } from '../api/themes-route.js';
+import { loadConfig } from '../config.js';
+import { loadThemes } from '../themes/registry.js';
+import { parseCommandLine, UsageError } from './command-line.js';
+import { themesCommand } from './commands.js';
+
+export function runThemes(args: string[]): void {
+  const { values, positionals } = parseCommandLine(themesCommand, args);
+  if (positionals.length > 0) throw new UsageError(`themes takes no arguments; got ${positionals.join(', ')}.`);
+  const listing = themeListing(loadThemes(loadConfig().themesDir));
+  process.stdout.write(values.json ? `${JSON.stringify(listing, null, 2)}\n` : themeTable(listing));
+}
+
+export function themeTable(listing: ThemeListing): string {
+  const idWidth = Math.max(...listing.themes.map((theme) => theme.id.length)) + 2;
+  const nameWidth = Math.max(...listing.themes.map((theme) => theme.name.length)) + 2;
+  const rows = listing.themes.map((theme) => {
+    const modes = theme.modes.length > 0 ? theme.modes.join(' ') : '(no modes)';
+    return `${theme.id.padEnd(idWidth)}${theme.name.padEnd(nameWidth)}${modes}${theme.custom ? '  [custom]' : ''}`;
+  });
+  const aliases = Object.entries(listing.aliases).map(([alias, id]) => `${alias} → ${id}`);
+  return `${rows.join('\n')}\n\nAliases: ${aliases.join(', ')}\n`;
+}

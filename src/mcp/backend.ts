@@ -1,0 +1,32 @@
+// What the MCP tools need from cardwright, whichever way it runs: in this process (local) or as a
+// remote service (CARDWRIGHT_URL). Both answer with the API's shapes and the API's error messages.
+import type { ThemeListing } from '../api/themes-route.js';
+
+export interface CardImage {
+  /** Public URL (remote), or file:// URL of the written file (local). */
+  url: string;
+  /** Object name (remote) or absolute file path (local). */
+  fileName: string;
+  width: number;
+  height: number;
+  size: number;
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface CardBackend {
+  /** Where images come from, for the tool descriptions. */
+  readonly description: string;
+  /** Renders the fields of POST /api/generate; `baseName` names local output files. */
+  generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]>;
+  themes(): Promise<ThemeListing>;
+  close(): Promise<void>;
+}
+
+/** A failure reported to the MCP client as a tool error: "<label>: <message>", as the API says it. */
+export class ToolError extends Error {
+  constructor(label: string, message: string) {
+    super(`${label}: ${message}`);
+    this.name = 'ToolError';
+  }
+}

@@ -1,0 +1,49 @@
+// Local mode of the MCP server: renders in this process with the service's pipeline and writes the
+// cards as numbered files into an output folder; their file:// URLs are the image URLs.
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { themeListing } from '../api/themes-route.js';
+import { writeCardFiles } from '../cli/card-files.js';
+import { LocalRenderer } from '../cli/local-renderer.js';
+import type { Config } from '../config.js';
+import { contentTypeOf } from '../storage/storage.js';
+import type { CardBackend, CardImage } from './backend.js';
+
+export class LocalBackend implements CardBackend {
+  private readonly local: LocalRenderer;
+
+  constructor(
+    config: Config,
+    /** Folder for the images when a call names none. */
+    private readonly defaultOutputDir = process.env.CARDWRIGHT_OUTPUT_DIR?.trim() || path.join(os.tmpdir(), 'cardwright'),
+  ) {
+    this.local = LocalRenderer.open(config);
+  }
+
+  get description(): string {
+    return `rendered on this machine; files are written to outputDir (default ${this.defaultOutputDir})`;
+  }
+
+  async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]> {
+    const images = await this.local.render(body);
+    const files = await writeCardFiles(path.resolve(outputDir ?? this.defaultOutputDir), baseName, images);
+    return images.map((image, index) => ({
+      url: pathToFileURL(files[index]!).href,
+      fileName: files[index]!,
+      width: image.width,
+      height: image.height,
+      size: image.data.length,
+      mimeType: contentTypeOf[image.format],
+      data: image.data,
+    }));
+  }
+
+  async themes() {
+    return themeListing(this.local.themes);
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+  }
+}

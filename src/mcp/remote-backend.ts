@@ -1,0 +1,64 @@
+// Remote mode of the MCP server: calls a running cardwright (CARDWRIGHT_URL, CARDWRIGHT_API_KEY)
+// over its HTTP API, then downloads the stored images so the client gets them as image content.
+import type { ThemeListing } from '../api/themes-route.js';
+import type { StoredImage } from '../generate.js';
+import { ToolError, type CardBackend, type CardImage } from './backend.js';
+
+export class RemoteBackend implements CardBackend {
+  private readonly baseUrl: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly apiKey: string,
+    private readonly timeoutMs = 120_000,
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  get description(): string {
+    return `rendered by the cardwright service at ${this.baseUrl}`;
+  }
+
+  async generate(body: Record<string, unknown>): Promise<CardImage[]> {
+    const { images } = await this.call<{ images: StoredImage[] }>('/api/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': this.apiKey },
+      body: JSON.stringify(body),
+    });
+    return Promise.all(images.map((image) => this.download(image)));
+  }
+
+  async themes(): Promise<ThemeListing> {
+    return this.call<ThemeListing>('/api/themes', {});
+  }
+
+  async close(): Promise<void> {}
+
+  /** One API call; an error answer becomes a ToolError with the API's label and message. */
+  private async call<T>(route: string, init: RequestInit): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${route}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+    } catch (error) {
+      throw new ToolError('unreachable', `cardwright at ${this.baseUrl} did not answer (${(error as Error).cause ?? (error as Error).message}).`);
+    }
+    const text = await response.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ToolError('bad_response', `${route} answered HTTP ${response.status} with something that is not JSON.`);
+    }
+    if (!response.ok) throw new ToolError(json?.error ?? `http_${response.status}`, json?.message ?? `${route} answered HTTP ${response.status}.`);
+    return json as T;
+  }
+
+  private async download(image: StoredImage): Promise<CardImage> {
+    const response = await fetch(image.url, { signal: AbortSignal.timeout(this.timeoutMs) }).catch((error: Error) => {
+      throw new ToolError('download_failed', `${image.url} could not be downloaded (${error.cause ?? error.message}).`);
+    });
+    if (!response.ok) throw new ToolError('download_failed', `${image.url} answered HTTP ${response.status}.`);
+    const data = Buffer.from(await response.arrayBuffer());
+    return { ...image, mimeType: response.headers.get('content-type') ?? 'image/png', data };
+  }
+}

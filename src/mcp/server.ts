@@ -1,0 +1,87 @@
+// `cardwright mcp`: a Model Context Protocol server on stdio, for AI agents. It renders locally by
+// default, or calls a remote cardwright when CARDWRIGHT_URL and CARDWRIGHT_API_KEY are set.
+//
+// It uses the SDK's protocol-level Server rather than McpServer because McpServer wants zod schemas:
+// here the tool schema is the API's JSON Schema itself, and arguments are checked by the API's own
+// validation, so agents get the API's fields and the API's error messages.
+import fs from 'node:fs/promises';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { baseNameOf } from '../cli/card-files.js';
+import { loadConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { packageVersion } from '../version.js';
+import { ToolError, type CardBackend } from './backend.js';
+import { LocalBackend } from './local-backend.js';
+import { RemoteBackend } from './remote-backend.js';
+import { renderToolName, themesToolName, toolDefinitions } from './tools.js';
+
+export function backendFromEnvironment(env: Record<string, string | undefined> = process.env): CardBackend {
+  const url = env.CARDWRIGHT_URL?.trim();
+  const key = env.CARDWRIGHT_API_KEY?.trim();
+  if (url && key) return new RemoteBackend(url, key);
+  if (url || key) throw new Error('Set both CARDWRIGHT_URL and CARDWRIGHT_API_KEY to use a remote cardwright, or neither to render locally.');
+  return new LocalBackend(loadConfig(env));
+}
+
+export async function runMcpServer(): Promise<void> {
+  const backend = backendFromEnvironment();
+  const server = new Server({ name: 'cardwright', version: packageVersion }, { capabilities: { tools: {} } });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions(backend.description) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    try {
+      const args = request.params.arguments ?? {};
+      if (request.params.name === renderToolName) return await renderCards(backend, args);
+      if (request.params.name === themesToolName) return { content: [{ type: 'text', text: JSON.stringify(await backend.themes(), null, 2) }] };
+      throw new ToolError('not_found', `There is no tool "${request.params.name}"; the tools are ${renderToolName} and ${themesToolName}.`);
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: toolErrorText(error) }] };
+    }
+  });
+
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await backend.close().catch(() => {});
+    process.exit(0);
+  };
+  // The client ends the session by closing our stdin (or with a signal): close the browser, then exit.
+  process.stdin.once('end', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
+
+  await server.connect(new StdioServerTransport());
+}
+
+async function renderCards(backend: CardBackend, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { path: markdownFile, outputDir, ...body } = args;
+  if (markdownFile !== undefined && typeof markdownFile !== 'string') throw new ToolError('invalid_request', 'path must be a file path (a string).');
+  if (outputDir !== undefined && typeof outputDir !== 'string') throw new ToolError('invalid_request', 'outputDir must be a folder path (a string).');
+  if (markdownFile !== undefined) {
+    if (body.markdown !== undefined && body.markdown !== null && body.markdown !== '') {
+      throw new ToolError('invalid_request', 'Give either markdown or path, not both.');
+    }
+    body.markdown = await fs.readFile(markdownFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new ToolError('invalid_request', `path ${markdownFile} cannot be read (${error.code ?? error.message}).`);
+    });
+  }
+  const baseName = markdownFile ? baseNameOf(markdownFile) : `cards-${Date.now()}`;
+  const images = await backend.generate(body, baseName, outputDir);
+  const described = images.map(({ url, fileName, width, height, size }) => ({ url, fileName, width, height, size }));
+  return {
+    content: [
+      { type: 'text', text: JSON.stringify({ images: described }, null, 2) },
+      ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
+    ],
+  };
+}
+
+/** The API's "<label>: <message>" for known failures; anything else keeps its own message. */
+function toolErrorText(error: unknown): string {
+  if (error instanceof AppError) return `${error.label}: ${error.message}`;
+  if (error instanceof ToolError) return error.message;
+  return `render_failed: ${error instanceof Error ? error.message : String(error)}`;
+}

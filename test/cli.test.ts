@@ -1,0 +1,215 @@
+// The `cardwright` command, run as a user runs it: the package's bin, real files in and out,
+// standard input, exit codes and messages, real Chromium.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { decodePng, distinctColours, isJpeg, isPng } from './helpers/images.js';
+import { freePort, startService, temporaryDir } from './helpers/service.js';
+
+const notes = '# Weekly notes 周记 🚀\n\nSome **bold** text and a list:\n\n- first\n- second\n';
+
+describe('cardwright render', () => {
+  let dir: string;
+  before(() => {
+    dir = temporaryDir('cardwright-cli-');
+    fs.writeFileSync(path.join(dir, 'notes.md'), notes);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('documents every option in --help', async () => {
+    const { code, stdout } = await runCli(['render', '--help']);
+    assert.equal(code, 0);
+    for (const option of ['--out', '--name', '--theme', '--mode', '--split', '--width', '--height', '--format', '--scale', '--mdx', '--over-hidden', '--json', '--help']) {
+      assert.ok(stdout.includes(option), `--help mentions ${option}`);
+    }
+    assert.match(stdout, /noSplit, autoSplit, hrSplit/);
+    assert.match(stdout, /200–2000/);
+    const main = await runCli(['--help']);
+    assert.equal(main.code, 0);
+    for (const command of ['render', 'themes', 'serve', 'keys create', 'mcp']) assert.ok(main.stdout.includes(command), command);
+  });
+
+  it('renders a file into numbered images in the output folder and prints their paths', async () => {
+    const { code, stdout, stderr } = await runCli(['render', 'notes.md', '-o', 'out/', '--theme', 'plain-notes', '--mode', 'light-mode'], { cwd: dir });
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, `${path.join('out', 'notes-1.png')}\n`);
+    const bytes = fs.readFileSync(path.join(dir, 'out', 'notes-1.png'));
+    assert.ok(isPng(bytes));
+    const png = decodePng(bytes);
+    assert.deepEqual([png.width, png.height], [880, 1172]);
+    assert.ok(distinctColours(png) > 50, 'the card shows text, not a blank page');
+    assert.equal(stderr, '');
+  });
+
+  it('honours size, scale, mode and the API defaults, like POST /api/generate', async () => {
+    const dark = await runCli(['render', 'notes.md', '-o', 'sized', '-n', 'dark', '-w', '300', '--height', '400', '--scale', '1', '-m', 'dark-mode'], { cwd: dir });
+    assert.equal(dark.code, 0, dark.stderr);
+    const png = decodePng(fs.readFileSync(path.join(dir, 'sized', 'dark-1.png')));
+    assert.deepEqual([png.width, png.height], [300, 400]);
+    // Graphite paper in dark mode, where light mode is white.
+    assert.ok(png.data[(350 * png.width + 150) * 4]! < 60);
+  });
+
+  it('reads standard input with "-" and writes the requested format', async () => {
+    const { code, stdout, stderr } = await runCli(['render', '-', '--out', 'piped', '--format', 'jpeg', '--json'], { cwd: dir, stdin: '# From stdin\n\n你好' });
+    assert.equal(code, 0, stderr);
+    const result = JSON.parse(stdout);
+    assert.equal(result.images.length, 1);
+    assert.equal(result.images[0].file, path.join('piped', 'card-1.jpg'));
+    const bytes = fs.readFileSync(path.join(dir, 'piped', 'card-1.jpg'));
+    assert.ok(isJpeg(bytes));
+    assert.equal(result.images[0].size, bytes.length);
+    assert.deepEqual([result.images[0].width, result.images[0].height], [880, 1172]);
+  });
+
+  it('answers a wrong option with a clear message and exit code 2, writing nothing', async () => {
+    const unknown = await runCli(['render', 'notes.md', '-o', 'never', '--colour', 'red'], { cwd: dir });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Unknown option '--colour'/);
+    assert.match(unknown.stderr, /cardwright render --help/);
+
+    const notANumber = await runCli(['render', 'notes.md', '-o', 'never', '--width', 'wide'], { cwd: dir });
+    assert.equal(notANumber.code, 2);
+    assert.match(notANumber.stderr, /--width needs a number; got "wide"/);
+
+    const noInput = await runCli(['render', '-o', 'never'], { cwd: dir });
+    assert.equal(noInput.code, 2);
+    assert.match(noInput.stderr, /needs a Markdown file, or - to read standard input/);
+    assert.equal(fs.existsSync(path.join(dir, 'never')), false);
+  });
+
+  it("gives the API's message for values the API refuses", async () => {
+    const theme = await runCli(['render', 'notes.md', '-o', 'never', '--theme', 'no-such-theme'], { cwd: dir });
+    assert.equal(theme.code, 2);
+    assert.match(theme.stderr, /invalid_request: theme "no-such-theme" is not a known theme\. Accepted: .*plain-notes/);
+
+    const mode = await runCli(['render', 'notes.md', '-o', 'never', '--mode', 'mint-mode'], { cwd: dir });
+    assert.equal(mode.code, 2);
+    assert.match(mode.stderr, /themeMode "mint-mode" is not a mode of theme "plain-notes"\. Accepted: light-mode, dark-mode/);
+
+    const width = await runCli(['render', 'notes.md', '-o', 'never', '--width', '5000'], { cwd: dir });
+    assert.equal(width.code, 2);
+    assert.match(width.stderr, /width is not accepted: got number 5000; accepted: card width in CSS px, 200–2000/);
+
+    const format = await runCli(['render', 'notes.md', '-o', 'never', '--format', 'gif'], { cwd: dir });
+    assert.equal(format.code, 2);
+    assert.match(format.stderr, /format is not accepted: got "gif"; accepted: png, jpeg, webp/);
+    assert.equal(fs.existsSync(path.join(dir, 'never')), false);
+  });
+
+  it('fails with exit code 1 when the input cannot be read', async () => {
+    const { code, stdout, stderr } = await runCli(['render', 'missing.md'], { cwd: dir });
+    assert.equal(code, 1);
+    assert.equal(stdout, '');
+    assert.match(stderr, /missing\.md: no such file/);
+  });
+});
+
+describe('cardwright themes', () => {
+  it('lists themes with their modes, as text and as the JSON of GET /api/themes', async () => {
+    const text = await runCli(['themes']);
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, /^plain-notes\s+Plain Notes\s+light-mode dark-mode$/m);
+    assert.match(text.stdout, /apple-notes → plain-notes/);
+
+    const json = await runCli(['themes', '--json']);
+    const listing = JSON.parse(json.stdout);
+    const plain = listing.themes.find((theme: { id: string }) => theme.id === 'plain-notes');
+    assert.deepEqual(plain.modes, ['light-mode', 'dark-mode']);
+    assert.equal(plain.defaultMode, 'light-mode');
+    assert.equal(listing.aliases['apple-notes'], 'plain-notes');
+  });
+});
+
+describe('cardwright keys create', () => {
+  it('saves a new key where the service reads it, and the service accepts it', async () => {
+    const dataDir = temporaryDir();
+    try {
+      const { code, stdout, stderr } = await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } });
+      assert.equal(code, 0, stderr);
+      const key = stdout.trim();
+      assert.match(key, /^cw_[\w-]{32}$/);
+      const file = path.join(dataDir, 'api-keys.txt');
+      assert.match(stderr, new RegExp(`Saved in ${file.replaceAll('.', '\\.')}`));
+      assert.ok(fs.readFileSync(file, 'utf8').split('\n').includes(key));
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+
+      const second = (await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } })).stdout.trim();
+      assert.notEqual(second, key);
+
+      const service = await startService({ DATA_DIR: dataDir, API_KEYS: '' });
+      try {
+        assert.equal((await service.generate({ markdown: '# key one' }, { 'x-api-key': key })).status, 200);
+        assert.equal((await service.generate({ markdown: '# key two' }, { 'x-api-key': second })).status, 200);
+        assert.equal((await service.generate({}, { 'x-api-key': 'cw_not-a-key-000000000000' })).status, 401);
+      } finally {
+        await service.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('appends to API_KEYS_FILE, and refuses when API_KEYS alone decides', async () => {
+    const dir = temporaryDir();
+    try {
+      const keyFile = path.join(dir, 'keys.txt');
+      fs.writeFileSync(keyFile, 'existing-key-0123456789');
+      const { code, stdout } = await runCli(['keys', 'create'], { env: { API_KEYS_FILE: keyFile } });
+      assert.equal(code, 0);
+      assert.deepEqual(fs.readFileSync(keyFile, 'utf8').split('\n'), ['existing-key-0123456789', stdout.trim(), '']);
+
+      const refused = await runCli(['keys', 'create'], { env: { API_KEYS: 'env-key-0123456789abcdef', DATA_DIR: dir } });
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stdout, '');
+      assert.match(refused.stderr, /API_KEYS is set/);
+      assert.equal(fs.existsSync(path.join(dir, 'api-keys.txt')), false);
+
+      const wrong = await runCli(['keys', 'delete']);
+      assert.equal(wrong.code, 2);
+      assert.match(wrong.stderr, /keys needs the action "create"; got delete/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('cardwright serve', () => {
+  it('starts the service, which answers until it is stopped', async () => {
+    const dataDir = temporaryDir();
+    const port = await freePort();
+    const child = spawn(process.execPath, [cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+      env: { ...cleanEnv(), DATA_DIR: dataDir, API_KEYS: 'serve-key-0123456789abcdef', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      let themes: Response | undefined;
+      for (let attempt = 0; attempt < 100 && !themes; attempt++) {
+        themes = await fetch(`http://127.0.0.1:${port}/api/themes`).catch(() => undefined);
+        if (!themes) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.ok(themes, 'the service answered within 10 s');
+      assert.equal(themes.status, 200);
+      const generated = await fetch(`http://127.0.0.1:${port}/api/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'serve-key-0123456789abcdef' },
+        body: '{}',
+      });
+      assert.equal(generated.status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, 'a stopped service exits cleanly');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a bad port with exit code 2', async () => {
+    const { code, stderr } = await runCli(['serve', '--port', 'eighty']);
+    assert.equal(code, 2);
+    assert.match(stderr, /--port needs a number; got "eighty"/);
+  });
+});
