@@ -11,6 +11,7 @@ import { registerLocalFilesRoute } from './api/files-route.js';
 import { registerGenerateRoute } from './api/generate-route.js';
 import { registerHealthRoutes } from './api/health-route.js';
 import { registerThemesRoute } from './api/themes-route.js';
+import { registerWebRoutes } from './api/web-route.js';
 import type { Config } from './config.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 import { projectRoot } from './paths.js';
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage);
   await registerLocalFilesRoute(server, config.dataDir);
+  await registerWebRoutes(server, { themes, renderer, storage, requestTimeoutMs: config.requestTimeoutMs });
 
   // Warm start: the browser pages (fonts, capture path) and the Markdown pipeline's first run are
   // paid for here, so the first request is as fast as any later one.

@@ -1,0 +1,124 @@
+// The web page: GET / (the live editor), its own files under /assets/ (web/), the preview frame
+// document and the bundled fonts that document loads, POST /api/preview and the theme thumbnails.
+//
+// The preview frame is the renderer's own shell document (same fonts, base CSS and theme CSS,
+// byte for byte), so the page previews cards with exactly the CSS the images are rendered with.
+// The page shows it in an iframe sandboxed without scripts, and the frame's Content-Security-Policy
+// allows no script and no request except the service's own fonts: a card's inline style cannot
+// make the visitor's browser fetch anything from elsewhere.
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { projectRoot } from '../paths.js';
+import { buildShellDocument } from '../render/shell-document.js';
+import type { Storage } from '../storage/storage.js';
+import { fontFaceCss, resolveFontFile } from '../themes/fonts.js';
+import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
+import { registerThemeThumbnailRoute } from './theme-thumbnails.js';
+
+export const webDir = path.join(projectRoot, 'web');
+
+export interface WebRouteDeps extends PreviewRouteDeps {
+  storage: Storage;
+}
+
+const fontTypes: Record<string, string> = { '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.otf': 'font/otf' };
+
+/** The page may load only its own files, plus generated images from wherever storage serves them. */
+function pageSecurityPolicy(storageOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: ${storageOrigin}`,
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The preview frame: no script at all; inline styles (cards carry their size in one); own fonts; data: images. */
+const frameSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src data:; frame-ancestors 'self'";
+
+export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): Promise<void> {
+  const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
+  const pagePolicy = pageSecurityPolicy(storageOrigin);
+  const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
+  // Fixed for the life of the process: compressed once, revalidated by ETag.
+  const frameDocument = precompressed(buildShellDocument(deps.themes), 'text/html; charset=utf-8');
+  const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
+
+  registerPreviewRoute(app, deps);
+  registerThemeThumbnailRoute(app, deps);
+
+  app.get('/', async (_request, reply) => {
+    reply.header('Content-Security-Policy', pagePolicy);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-cache');
+    return reply.type('text/html; charset=utf-8').send(indexHtml);
+  });
+
+  await app.register(fastifyStatic, {
+    root: webDir,
+    prefix: '/assets/',
+    decorateReply: false,
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    setHeaders(reply) {
+      reply.header('Cache-Control', 'no-cache');
+      reply.header('X-Content-Type-Options', 'nosniff');
+    },
+  });
+
+  app.get('/preview/frame', async (request, reply) => {
+    reply.header('Content-Security-Policy', frameSecurityPolicy);
+    return sendPrecompressed(request, reply, frameDocument);
+  });
+
+  // The bundled fonts' @font-face rules, for the page's own editor and labels (CJK and emoji
+  // look the same as on the cards, whatever fonts the visitor's system has).
+  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, fontFaces));
+
+  // The shell document refers to its fonts as /fonts/<package>/files/<file>, as the renderer serves them.
+  app.get('/fonts/*', async (request, reply) => {
+    const file = resolveFontFile(request.url.split('?')[0] ?? '');
+    const body = file && (await fs.readFile(file).catch(() => undefined));
+    if (!file || !body) return reply.callNotFound();
+    reply.header('Cache-Control', 'public, max-age=86400');
+    return reply.type(fontTypes[path.extname(file)] ?? 'application/octet-stream').send(body);
+  });
+}
+
+interface Precompressed {
+  plain: Buffer;
+  gzip: Buffer;
+  etag: string;
+  type: string;
+}
+
+function precompressed(text: string, type: string): Precompressed {
+  const plain = Buffer.from(text, 'utf8');
+  return { plain, gzip: gzipSync(plain), etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`, type };
+}
+
+/** Sends a fixed document: 304 when the browser has it, gzip when the browser accepts it. */
+function sendPrecompressed(request: FastifyRequest, reply: FastifyReply, document: Precompressed): FastifyReply {
+  reply.header('ETag', document.etag);
+  reply.header('Cache-Control', 'no-cache');
+  reply.header('Vary', 'Accept-Encoding');
+  reply.header('X-Content-Type-Options', 'nosniff');
+  if (request.headers['if-none-match'] === document.etag) return reply.status(304).send();
+  reply.type(document.type);
+  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+    return reply.header('Content-Encoding', 'gzip').send(document.gzip);
+  }
+  return reply.send(document.plain);
+}

@@ -1,0 +1,157 @@
+// The web page's server side over real HTTP: the page and its security headers, the preview
+// endpoint (same pipeline as the images, no key, bounded work), theme thumbnails and fonts.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { launchBrowser, openPage } from './helpers/browser.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+describe('web page routes', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  const preview = (body: unknown) =>
+    fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('serves the page with a policy that allows only the service itself', async () => {
+    const response = await fetch(`${service.baseUrl}/`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /text\/html/);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /default-src 'self'/);
+    assert.match(policy, /script-src 'self'/);
+    assert.match(await response.text(), /<textarea id="markdown"/);
+    for (const asset of ['/assets/app.js', '/assets/app.css', '/fonts/faces.css']) {
+      assert.equal((await fetch(`${service.baseUrl}${asset}`)).status, 200, asset);
+    }
+  });
+
+  it('serves the renderer shell document as the preview frame, scriptless, compressed and revalidated', async () => {
+    const response = await fetch(`${service.baseUrl}/preview/frame`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'.*font-src 'self'; img-src data:/);
+    assert.equal(response.headers.get('content-encoding'), 'gzip');
+    const html = await response.text();
+    assert.match(html, /<div id="cards"><\/div>/);
+    assert.match(html, /\.card-plain-notes/);
+    const again = await fetch(`${service.baseUrl}/preview/frame`, { headers: { 'if-none-match': response.headers.get('etag')! } });
+    assert.equal(again.status, 304);
+
+    // The fonts the frame refers to are served, and nothing outside the font packages is.
+    const fontUrl = /url\((\/fonts\/[^)]+\.woff2)\)/.exec(html)?.[1];
+    assert.ok(fontUrl);
+    const font = await fetch(`${service.baseUrl}${fontUrl}`);
+    assert.equal(font.status, 200);
+    assert.equal(font.headers.get('content-type'), 'font/woff2');
+    assert.equal((await fetch(`${service.baseUrl}/fonts/noto-sans-sc/files/..%2F..%2F..%2Fpackage.json`)).status, 404);
+    assert.equal((await fetch(`${service.baseUrl}/fonts/unknown/files/x.woff2`)).status, 404);
+  });
+
+  it('previews without a key: the card markup of the same pipeline, sanitized', async () => {
+    const response = await preview({
+      markdown: '# Hi <img src=x onerror=alert(1)>\n\n<script>alert(1)</script>\n\n- one',
+      themeMode: 'dark-mode',
+      width: 500,
+      overHiddenMode: true,
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.match(response.headers.get('server-timing') ?? '', /preview;dur=\d/);
+    const json = (await response.json()) as { cards: { html: string }[]; theme: string; themeMode: string; width: number; height: number };
+    assert.equal(json.cards.length, 1);
+    assert.equal(json.theme, 'plain-notes');
+    assert.equal(json.themeMode, 'dark-mode');
+    assert.deepEqual([json.width, json.height], [500, 586]);
+    const html = json.cards[0]!.html;
+    assert.match(html, /^<div class="card markdown-body card-plain-notes dark-mode fixed-height" style="--card-width:500px;--card-height:586px">/);
+    assert.match(html, /<h1 data-text="Hi[^"]*">/);
+    assert.match(html, /<li data-index="1">one<\/li>/);
+    assert.doesNotMatch(html, /<script|onerror|alert\(1\)<\/script>/);
+  });
+
+  it('answers a bad preview request as the API does: 400 naming the field and what is accepted', async () => {
+    const tooWide = await preview({ width: 5000 });
+    assert.equal(tooWide.status, 400);
+    const body = (await tooWide.json()) as { error: string; message: string };
+    assert.equal(body.error, 'invalid_request');
+    assert.match(body.message, /^width is not accepted: got number 5000/);
+
+    const badMode = await preview({ theme: 'plain-notes', themeMode: 'neon-mode' });
+    assert.equal(badMode.status, 400);
+    assert.match(((await badMode.json()) as { message: string }).message, /themeMode "neon-mode".*Accepted: light-mode, dark-mode/);
+
+    const notJson = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+    assert.equal(notJson.status, 415);
+  });
+
+  it('renders a thumbnail per theme and mode once, then revalidates it by ETag', async () => {
+    const dark = await fetch(`${service.baseUrl}/api/themes/plain-notes/thumbnail.webp?mode=dark-mode`);
+    assert.equal(dark.status, 200);
+    assert.equal(dark.headers.get('content-type'), 'image/webp');
+    const bytes = Buffer.from(await dark.arrayBuffer());
+    assert.equal(bytes.toString('latin1', 8, 12), 'WEBP');
+    const light = Buffer.from(await (await fetch(`${service.baseUrl}/api/themes/plain-notes/thumbnail.webp`)).arrayBuffer());
+    assert.ok(!light.equals(bytes), 'each mode has its own thumbnail');
+    const cached = await fetch(`${service.baseUrl}/api/themes/plain-notes/thumbnail.webp?mode=dark-mode`, {
+      headers: { 'if-none-match': dark.headers.get('etag')! },
+    });
+    assert.equal(cached.status, 304);
+    const unknown = await fetch(`${service.baseUrl}/api/themes/no-such-theme/thumbnail.webp`);
+    assert.equal(unknown.status, 400);
+    assert.match(((await unknown.json()) as { message: string }).message, /theme "no-such-theme" is not a known theme/);
+  });
+
+  it('keeps a card\'s inline styles from fetching anything: the frame policy blocks it in the browser', async () => {
+    let hits = 0;
+    const bait = http.createServer((_request, response) => {
+      hits += 1;
+      response.end();
+    });
+    await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+    const baitUrl = `http://127.0.0.1:${(bait.address() as AddressInfo).port}/leak.png`;
+    const browser = await launchBrowser();
+    try {
+      const { page } = await openPage(browser, `${service.baseUrl}/`);
+      const blocked: string[] = [];
+      page.on('requestfailed', (request) => blocked.push(`${request.url()} ${request.failure()?.errorText}`));
+      await page.locator('#markdown').fill(`# Styled\n\n<span style="display:block;height:40px;background-image:url(${baitUrl})">x</span>`);
+      await page.waitForFunction(() => {
+        const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
+        return frame.contentDocument?.querySelector('.card-content-inner span[style]') !== null;
+      });
+      // The browser did try (the style is there) and its policy refused: the bait server saw nothing.
+      for (let wait = 0; wait < 20 && blocked.length === 0; wait++) await page.waitForTimeout(50);
+      assert.deepEqual(blocked, [`${baitUrl} csp`]);
+      assert.equal(hits, 0);
+    } finally {
+      await browser.close();
+      bait.close();
+    }
+  });
+
+  it('bounds the work one address may ask for: huge documents in a row get 429 with Retry-After', async () => {
+    const huge = { markdown: 'word '.repeat(19_999) };
+    const statuses: number[] = [];
+    let limited: Response | undefined;
+    for (let attempt = 0; attempt < 4 && !limited; attempt++) {
+      const response = await preview(huge);
+      statuses.push(response.status);
+      if (response.status === 429) limited = response;
+      else await response.arrayBuffer();
+    }
+    assert.ok(limited, `statuses ${statuses.join(', ')}`);
+    assert.equal(statuses[0], 200);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    const body = (await limited.json()) as { error: string; message: string };
+    assert.equal(body.error, 'rate_limited');
+    assert.match(body.message, /Too many previews/);
+  });
+});

@@ -1,0 +1,390 @@
+// The web page: a Markdown editor with a live preview rendered by the service's own pipeline, a
+// theme gallery, size and layout controls, and Generate, which calls POST /api/generate with the
+// visitor's key. Settings and the key stay in this browser (localStorage); nothing else is sent
+// anywhere but to this service.
+import { curlCommand, errorField, readAnswer, requestBody } from './api-request.js';
+import { PreviewFrame } from './preview-frame.js';
+import { sampleMarkdown } from './sample.js';
+import { h, ThemeGallery } from './theme-gallery.js';
+
+const $ = (id) => document.getElementById(id);
+
+const sizePresets = [
+  { id: '3:4', width: 440, height: 586, hint: 'Post' },
+  { id: '3:5', width: 440, height: 733, hint: 'Cover' },
+  { id: '9:16', width: 440, height: 782, hint: 'Story' },
+  { id: '1:1', width: 500, height: 500, hint: 'Square' },
+  { id: 'A4', width: 595, height: 842, hint: 'Print' },
+];
+
+const defaults = {
+  markdown: sampleMarkdown,
+  theme: 'plain-notes',
+  themeMode: null,
+  width: 440,
+  height: 586,
+  splitMode: 'noSplit',
+  mdxMode: false,
+  overHiddenMode: false,
+  format: 'png',
+  scale: 2,
+};
+
+const storageKeys = { settings: 'cardwright.settings', apiKey: 'cardwright.apiKey' };
+
+/** Waits this long after the last keystroke: short enough to feel instant, long enough to skip most intermediate states. */
+const previewDebounceMs = 25;
+
+// ---------------------------------------------------------------- settings and their storage
+
+function loadSettings() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(storageKeys.settings) ?? '{}');
+    return { ...defaults, ...saved };
+  } catch {
+    return { ...defaults };
+  }
+}
+
+let saveTimer;
+function saveSettings() {
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => {
+    try {
+      localStorage.setItem(storageKeys.settings, JSON.stringify(settings));
+    } catch {
+      // Private browsing or a full quota: the page still works, it just forgets.
+    }
+  }, 300);
+}
+
+const settings = loadSettings();
+const ui = {
+  markdown: $('markdown'),
+  width: $('width'),
+  height: $('height'),
+  overHiddenMode: $('overHiddenMode'),
+  mdxMode: $('mdxMode'),
+  format: $('format'),
+  scale: $('scale'),
+  apiKey: $('api-key'),
+  curl: $('curl'),
+  generate: $('generate'),
+};
+
+const preview = new PreviewFrame($('preview-frame'), $('preview-stage'), $('preview-scroll'));
+const gallery = new ThemeGallery(
+  { list: $('theme-list'), filter: $('theme-filter'), count: $('theme-count'), modeList: $('mode-list'), modeNone: $('mode-none'), modeThemeName: $('mode-theme-name') },
+  ({ theme, mode }) => update({ theme, themeMode: mode }),
+);
+
+/** Applies a change of settings everywhere it shows. */
+function update(changes) {
+  Object.assign(settings, changes);
+  saveSettings();
+  renderRequest();
+  syncPreset();
+  schedulePreview();
+}
+
+const currentTheme = () => gallery.themeById(settings.theme);
+const currentBody = () => requestBody(settings, currentTheme());
+
+// ---------------------------------------------------------------- errors next to their controls
+
+/** Where each field's error is shown, and which control is marked invalid. */
+const errorSlots = {
+  markdown: ['markdown-error', 'markdown'],
+  theme: ['theme-error', 'theme-list'],
+  themeMode: ['themeMode-error', 'mode-list'],
+  width: ['size-error', 'width'],
+  height: ['size-error', 'height'],
+  splitMode: ['splitMode-error', null],
+  mdxMode: ['mdxMode-error', 'mdxMode'],
+  overHiddenMode: ['overHiddenMode-error', 'overHiddenMode'],
+  format: ['format-error', 'format'],
+  scale: ['scale-error', 'scale'],
+  'api-key': ['api-key-error', 'api-key'],
+  generate: ['generate-error', null],
+};
+/** Errors by source ("preview" or "generate"), each {field, message}. */
+const errors = { preview: null, generate: null };
+
+function setError(source, field, message) {
+  errors[source] = field ? { field, message } : null;
+  renderErrors();
+}
+
+function renderErrors() {
+  for (const [slotId, controlId] of Object.values(errorSlots)) {
+    $(slotId).hidden = true;
+    if (controlId) $(controlId).removeAttribute('aria-invalid');
+  }
+  for (const source of ['preview', 'generate']) {
+    const error = errors[source];
+    if (!error) continue;
+    const [slotId, controlId] = errorSlots[error.field] ?? errorSlots.generate;
+    $(slotId).textContent = error.message;
+    $(slotId).hidden = false;
+    if (controlId) $(controlId).setAttribute('aria-invalid', 'true');
+  }
+}
+
+// ---------------------------------------------------------------- live preview
+
+let previewTimer;
+let previewInFlight = false;
+let previewPending = false;
+/** When the oldest change not yet shown was made, to measure input → preview time. */
+let changedAt;
+/** Recent input → preview times in ms, newest last (read by the status line and by tests). */
+const previewTimings = [];
+window.cardwrightPreviewTimings = previewTimings;
+
+function schedulePreview() {
+  changedAt ??= performance.now();
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(runPreview, previewDebounceMs);
+}
+
+/** One preview request at a time; changes made meanwhile are sent as one when it returns. */
+async function runPreview() {
+  if (previewInFlight) {
+    previewPending = true;
+    return;
+  }
+  previewInFlight = true;
+  const since = changedAt;
+  changedAt = undefined;
+  try {
+    const response = await fetch('/api/preview', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(currentBody()),
+    });
+    const answer = await readAnswer(response);
+    if (answer.ok) {
+      await preview.show(answer.json.cards);
+      $('preview-stage').classList.remove('stale');
+      setError('preview', null);
+      const ms = performance.now() - since;
+      previewTimings.push(ms);
+      if (previewTimings.length > 50) previewTimings.shift();
+      const count = answer.json.cards.length;
+      $('preview-status').textContent = `${count} card${count === 1 ? '' : 's'} · ${answer.json.width}×${answer.json.height} · ${Math.round(ms)} ms`;
+    } else {
+      $('preview-stage').classList.add('stale');
+      $('preview-status').textContent = 'Not updated';
+      setError('preview', errorField(answer.status, answer.error), answer.error.message);
+    }
+  } catch {
+    $('preview-stage').classList.add('stale');
+    $('preview-status').textContent = 'The service cannot be reached';
+  } finally {
+    previewInFlight = false;
+    if (previewPending) {
+      previewPending = false;
+      changedAt ??= since;
+      void runPreview();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- controls
+
+function setupEditor() {
+  ui.markdown.value = settings.markdown;
+  const count = () => {
+    $('char-count').textContent = `${ui.markdown.value.length.toLocaleString()} / 100,000`;
+  };
+  count();
+  ui.markdown.addEventListener('input', () => {
+    count();
+    update({ markdown: ui.markdown.value });
+  });
+  $('reset-sample').addEventListener('click', () => {
+    ui.markdown.value = sampleMarkdown;
+    count();
+    update({ markdown: sampleMarkdown });
+    ui.markdown.focus();
+  });
+}
+
+function setupSize() {
+  const list = $('size-presets');
+  for (const preset of sizePresets) {
+    const ratio = preset.height / preset.width;
+    const shape = h('span', { class: 'shape', 'aria-hidden': 'true' });
+    shape.style.width = `${Math.round(22 / Math.max(1, ratio))}px`;
+    shape.style.height = `${Math.round(22 * Math.min(1, ratio))}px`;
+    const input = h('input', { type: 'radio', name: 'size-preset', value: preset.id, 'aria-label': `${preset.id}, ${preset.width} by ${preset.height}` });
+    input.addEventListener('change', () => {
+      if (!input.checked) return;
+      ui.width.value = String(preset.width);
+      ui.height.value = String(preset.height);
+      update({ width: preset.width, height: preset.height });
+    });
+    list.append(h('label', { class: 'preset', 'data-preset': preset.id, title: `${preset.width}×${preset.height}` },
+      input, shape, h('strong', {}, preset.id), h('small', {}, `${preset.width}×${preset.height}`)));
+  }
+  ui.width.value = String(settings.width);
+  ui.height.value = String(settings.height);
+  for (const field of ['width', 'height']) {
+    ui[field].addEventListener('input', () => {
+      const value = ui[field].valueAsNumber;
+      // An empty box means "not decided yet": keep the last size until a number is typed.
+      if (Number.isFinite(value)) update({ [field]: value });
+    });
+  }
+}
+
+/** Marks the preset that matches the current size, if any. */
+function syncPreset() {
+  for (const input of document.querySelectorAll('input[name="size-preset"]')) {
+    const preset = sizePresets.find((candidate) => candidate.id === input.value);
+    input.checked = preset.width === settings.width && preset.height === settings.height;
+  }
+}
+
+function setupLayout() {
+  for (const input of document.querySelectorAll('input[name="splitMode"]')) {
+    input.checked = input.value === settings.splitMode;
+    input.addEventListener('change', () => input.checked && update({ splitMode: input.value }));
+  }
+  for (const field of ['overHiddenMode', 'mdxMode']) {
+    ui[field].checked = settings[field];
+    ui[field].addEventListener('change', () => update({ [field]: ui[field].checked }));
+  }
+  ui.format.value = settings.format;
+  ui.scale.value = String(settings.scale);
+  ui.format.addEventListener('change', () => update({ format: ui.format.value }));
+  ui.scale.addEventListener('change', () => update({ scale: Number(ui.scale.value) }));
+  $('zoom-fit').addEventListener('click', () => setZoom('fit'));
+  $('zoom-actual').addEventListener('click', () => setZoom('actual'));
+}
+
+function setZoom(zoom) {
+  $('zoom-fit').setAttribute('aria-pressed', String(zoom === 'fit'));
+  $('zoom-actual').setAttribute('aria-pressed', String(zoom === 'actual'));
+  preview.setZoom(zoom);
+}
+
+// ---------------------------------------------------------------- API request: cURL and JSON
+
+function renderRequest() {
+  ui.curl.textContent = curlCommand(location.origin, currentBody());
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // Without the async clipboard (plain http on another host), fall back to a selection.
+    const area = h('textarea', { class: 'visually-hidden', readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    document.execCommand('copy');
+    area.remove();
+  }
+  $('copy-status').textContent = `${what} copied.`;
+  setTimeout(() => ($('copy-status').textContent = ''), 2500);
+}
+
+function setupCopy() {
+  $('copy-curl').addEventListener('click', () => copy(ui.curl.textContent, 'cURL command (set CARDWRIGHT_API_KEY to your key)'));
+  $('copy-json').addEventListener('click', () => copy(JSON.stringify(currentBody(), null, 2), 'JSON body'));
+}
+
+// ---------------------------------------------------------------- Generate
+
+function setupKey() {
+  ui.apiKey.value = localStorage.getItem(storageKeys.apiKey) ?? '';
+  ui.apiKey.addEventListener('input', () => {
+    const key = ui.apiKey.value.trim();
+    if (key) localStorage.setItem(storageKeys.apiKey, key);
+    else localStorage.removeItem(storageKeys.apiKey);
+    if (errors.generate?.field === 'api-key') setError('generate', null);
+  });
+  $('toggle-key').addEventListener('click', () => {
+    const show = ui.apiKey.type === 'password';
+    ui.apiKey.type = show ? 'text' : 'password';
+    $('toggle-key').setAttribute('aria-pressed', String(show));
+    $('toggle-key').textContent = show ? 'Hide' : 'Show';
+  });
+}
+
+const formatBytes = (bytes) => (bytes < 1024 * 1024 ? `${Math.round(bytes / 1024)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`);
+
+async function generate() {
+  if (ui.generate.getAttribute('aria-busy') === 'true') return;
+  const key = ui.apiKey.value.trim();
+  if (!key) {
+    setError('generate', 'api-key', 'Enter your API key to generate images. The service prints it on its first start; it is also in data/api-keys.txt.');
+    ui.apiKey.focus();
+    return;
+  }
+  setError('generate', null);
+  ui.generate.setAttribute('aria-busy', 'true');
+  ui.generate.querySelector('.label').textContent = 'Generating…';
+  $('generate-status').textContent = '';
+  const started = performance.now();
+  try {
+    const response = await fetch('/api/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: JSON.stringify(currentBody()),
+    });
+    const answer = await readAnswer(response);
+    if (!answer.ok) {
+      setError('generate', errorField(answer.status, answer.error), answer.error.message);
+      $('generate-status').textContent = '';
+      return;
+    }
+    const images = answer.json.images;
+    $('results').replaceChildren(...images.map((image, index) => resultItem(image, index, images.length)));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    $('generate-status').textContent = `${images.length} image${images.length === 1 ? '' : 's'} in ${seconds} s. Links are public.`;
+  } catch {
+    setError('generate', 'generate', 'The service cannot be reached. Check that it is running, then try again.');
+  } finally {
+    ui.generate.removeAttribute('aria-busy');
+    ui.generate.querySelector('.label').textContent = 'Generate images';
+  }
+}
+
+function resultItem(image, index, total) {
+  const name = image.fileName.split('/').pop();
+  return h('li', { class: 'result' },
+    h('a', { class: 'image-link', href: image.url, target: '_blank', rel: 'noopener' },
+      h('img', { src: image.url, alt: `Card ${index + 1} of ${total}`, width: String(image.width), height: String(image.height), loading: 'lazy' })),
+    h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.size))),
+    h('span', { class: 'result-actions' },
+      h('a', { href: image.url, download: name }, 'Download'),
+      h('a', { href: image.url, target: '_blank', rel: 'noopener' }, 'Open')));
+}
+
+// ---------------------------------------------------------------- start
+
+async function loadThemes() {
+  try {
+    const answer = await readAnswer(await fetch('/api/themes'));
+    if (!answer.ok) throw new Error(answer.error.message);
+    gallery.setThemes(answer.json.themes, { theme: settings.theme, mode: settings.themeMode });
+    // A saved theme that no longer exists falls back to the first one.
+    Object.assign(settings, { theme: gallery.current.theme, themeMode: gallery.current.mode });
+  } catch (error) {
+    setError('preview', 'theme', `The themes could not be loaded: ${error.message}`);
+  }
+}
+
+setupEditor();
+setupSize();
+setupLayout();
+setupKey();
+setupCopy();
+ui.generate.addEventListener('click', generate);
+await loadThemes();
+renderRequest();
+syncPreset();
+schedulePreview();
