@@ -18,7 +18,9 @@ import { projectRoot } from './paths.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import { buildShellDocument } from './render/shell-document.js';
 import { Renderer } from './render/renderer.js';
-import { LocalStorage } from './storage/local-storage.js';
+import { createStorage } from './storage/create-storage.js';
+import { PendingDeletions } from './storage/pending-deletions.js';
+import { checkStorageAtStartup } from './storage/startup-check.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
 
@@ -63,7 +65,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   for (const problem of themes.problems) server.log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
 
   const apiKeys = loadApiKeys(config);
-  const storage = new LocalStorage(config.dataDir, config.publicBaseUrl);
+  const storage = createStorage(config);
+  const pendingDeletions = new PendingDeletions(storage, server.log);
+  server.addHook('onClose', async () => pendingDeletions.close());
   const shellHtml = buildShellDocument(themes);
   const cache =
     config.renderCache &&
@@ -82,15 +86,20 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   server.addHook('onClose', async () => renderer.close());
 
   installErrorHandlers(server, config.bodyLimit);
-  registerGenerateRoute(server, { renderer, themes, storage, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cache });
+  registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cache });
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage);
-  await registerLocalFilesRoute(server, config.dataDir);
+  if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);
   await registerWebRoutes(server, { themes, renderer, storage, requestTimeoutMs: config.requestTimeoutMs });
 
   // Warm start: the browser pages (fonts, capture path) and the Markdown pipeline's first run are
-  // paid for here, so the first request is as fast as any later one.
-  await Promise.all([renderer.start(), renderMarkdown('# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |')]);
+  // paid for here, so the first request is as fast as any later one. The store is checked
+  // meanwhile; an unreachable store is logged, never fatal.
+  await Promise.all([
+    renderer.start(),
+    renderMarkdown('# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |'),
+    checkStorageAtStartup(storage, server.log),
+  ]);
   await server.ready();
   return { server, config, themes, renderer, storage, apiKeys };
 }

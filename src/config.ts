@@ -3,6 +3,7 @@
 // a bad deployment in one pass instead of one restart per mistake.
 import os from 'node:os';
 import path from 'node:path';
+import { readS3Config, s3VariableNames, type S3Config } from './storage/s3-config.js';
 
 export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -19,6 +20,8 @@ export interface Config {
   /** A file of keys, one per line. */
   apiKeysFile?: string;
   storage: 'local' | 's3';
+  /** The bucket settings; present exactly when storage is 's3'. */
+  s3?: S3Config;
   chromiumPath?: string;
   requestTimeoutMs: number;
   renderConcurrency: number;
@@ -117,7 +120,11 @@ export function loadConfig(env: Env = process.env): Config {
   };
 
   if (config.storage === 's3') {
-    problems.push('STORAGE=s3 needs the S3 driver, which this build does not include yet; use STORAGE=local.');
+    config.s3 = readS3Config(text, problems);
+  } else {
+    // Images silently landing on one replica's disk instead of the bucket is worse than not starting.
+    const stray = s3VariableNames.filter((name) => text(name) !== undefined);
+    if (stray.length > 0) problems.push(`${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set but STORAGE is "${config.storage}": set STORAGE=s3 to store images in the bucket, or remove the S3_* settings.`);
   }
   if (config.remoteImages === 'allowlist' && config.remoteImagesAllowlist.length === 0) {
     problems.push('REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST, a comma-separated list of host names.');

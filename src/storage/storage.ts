@@ -17,3 +17,10 @@ export const contentTypeOf = {
   jpeg: 'image/jpeg',
   webp: 'image/webp',
 } as const;
+
+/** File extension of each image format. */
+export const extensionOf = {
+  png: 'png',
+  jpeg: 'jpg',
+  webp: 'webp',
+} as const;

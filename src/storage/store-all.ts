@@ -1,0 +1,110 @@
+// Stores the images of one request all-or-nothing: uploads run in parallel (bounded), the first
+// failure cancels the rest, and every object the request may have written is deleted again before
+// the request answers 502 storage_failed (or 504, when its deadline passed first).
+import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import pLimit from 'p-limit';
+import { AppError } from '../errors.js';
+import type { ImageFormat } from '../render/render-page.js';
+import type { PendingDeletions } from './pending-deletions.js';
+import { StorageError } from './storage-error.js';
+import { contentTypeOf, extensionOf, type Storage } from './storage.js';
+
+/** Uploads of one request in flight at once: enough to hide latency, few enough not to flood the store. */
+const uploadConcurrency = 6;
+
+export interface StoredImage {
+  url: string;
+  fileName: string;
+  width: number;
+  height: number;
+  size: number;
+}
+
+export interface ImageToStore {
+  data: Buffer;
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
+export interface StoreTarget {
+  storage: Storage;
+  log: FastifyBaseLogger;
+  /** Where deletions that failed right away are retried; without it they are only logged. */
+  pendingDeletions?: PendingDeletions;
+}
+
+/**
+ * Object names are `screenshots/<ms since epoch>_<96 random bits>.<ext>`: unguessable, so one URL
+ * never reveals another, and time-ordered for operators browsing the bucket.
+ */
+export function newFileName(format: ImageFormat): string {
+  return `screenshots/${Date.now()}_${randomBytes(12).toString('hex')}.${extensionOf[format]}`;
+}
+
+export async function storeAll(target: StoreTarget, images: ImageToStore[], signal: AbortSignal): Promise<StoredImage[]> {
+  const stored: StoredImage[] = images.map((image) => {
+    const fileName = newFileName(image.format);
+    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: image.data.length };
+  });
+
+  // One failed upload makes the whole request fail, so the uploads still running are cancelled.
+  const firstFailure = new AbortController();
+  const uploadSignal = AbortSignal.any([signal, firstFailure.signal]);
+  // Every upload and each of its retries listens to this signal; it lives only as long as the request.
+  setMaxListeners(0, uploadSignal);
+  const limit = pLimit(uploadConcurrency);
+  /** Every name whose upload started: any of them may exist in the store, even after an error. */
+  const started: string[] = [];
+  /** Uploads cancelled in flight: the store may still finish writing them after it is told to delete. */
+  const cutOff: string[] = [];
+  let failure: unknown;
+  await Promise.all(
+    images.map((image, index) =>
+      limit(async () => {
+        if (uploadSignal.aborted) return;
+        const { fileName } = stored[index]!;
+        started.push(fileName);
+        try {
+          await target.storage.put(fileName, image.data, contentTypeOf[image.format], uploadSignal);
+        } catch (error) {
+          if (uploadSignal.aborted && error === uploadSignal.reason) cutOff.push(fileName);
+          if (failure === undefined) {
+            failure = error;
+            firstFailure.abort(error);
+          }
+        }
+      }),
+    ),
+  );
+  if (failure === undefined) return stored;
+
+  const undeleted = await deleteAll(target, started);
+  // A second pass a moment later removes what landed after the first one.
+  target.pendingDeletions?.add([...new Set([...undeleted, ...cutOff])]);
+  if (signal.aborted) throw signal.reason;
+  const reason = failure instanceof StorageError ? failure.message : 'the store did not accept them';
+  target.log.error({ err: failure, images: images.length }, `storing the images failed: ${reason}`);
+  throw new AppError('storage_failed', `Could not store the images: ${reason}. Nothing was stored; retry when the store is available.`, {
+    cause: failure,
+  });
+}
+
+/** Best effort, logged; answers the names that could not be deleted now. */
+async function deleteAll(target: StoreTarget, fileNames: string[]): Promise<string[]> {
+  const limit = pLimit(uploadConcurrency);
+  const undeleted: string[] = [];
+  await Promise.all(
+    fileNames.map((fileName) =>
+      limit(() =>
+        target.storage.delete(fileName).catch((error: unknown) => {
+          undeleted.push(fileName);
+          target.log.warn({ err: error, fileName }, 'could not delete an object of a failed request yet');
+        }),
+      ),
+    ),
+  );
+  return undeleted;
+}

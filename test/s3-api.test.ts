@@ -1,0 +1,145 @@
+// The service with STORAGE=s3 against an S3-protocol server (s3rver on loopback, real wire
+// protocol): images land in the bucket and their URLs serve them; a store that refuses the
+// credentials or goes away answers 502 storage_failed and leaves nothing behind; the service
+// starts and keeps serving during an outage and recovers by itself when the store is back.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { decodePng, download, isPng } from './helpers/images.js';
+import { eventually, startS3rver, type TestS3 } from './helpers/s3rver.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+async function ready(service: RunningService): Promise<{ status: number; json: any }> {
+  const response = await fetch(`${service.baseUrl}/ready`);
+  return { status: response.status, json: await response.json() };
+}
+
+describe('STORAGE=s3', () => {
+  let s3: TestS3;
+  before(async () => {
+    s3 = await startS3rver();
+  });
+  after(async () => s3.close());
+
+  describe('with a working store', () => {
+    let service: RunningService;
+    before(async () => {
+      service = await startService(s3.env({ S3_PREFIX: '/tenant-a/' }));
+    });
+    after(async () => service.close());
+
+    it('reports ready, with storage ok', async () => {
+      assert.deepEqual(await ready(service), { status: 200, json: { status: 'ready', storage: 'ok' } });
+    });
+
+    it('stores the image in the bucket under the prefixed key, with type, length and cache lifetime, and its URL serves it', async () => {
+      const { status, json } = await service.generate({ markdown: '# 存储 S3\n\nStored in a bucket.' });
+      assert.equal(status, 200, JSON.stringify(json));
+      const [image] = json.images;
+      assert.match(image.fileName, /^screenshots\/\d{13}_[0-9a-f]{24}\.png$/);
+      assert.equal(image.url, `${s3.endpoint}/cards/tenant-a/${image.fileName}`);
+
+      const object = await s3.readObject(`tenant-a/${image.fileName}`);
+      assert.equal(object.contentType, 'image/png');
+      assert.equal(object.contentLength, image.size);
+      assert.equal(object.cacheControl, 'public, max-age=31536000, immutable');
+      assert.ok(isPng(object.bytes));
+      const png = decodePng(object.bytes);
+      assert.deepEqual([png.width, png.height], [image.width, image.height]);
+
+      const { bytes, response } = await download(image.url);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'image/png');
+      assert.ok(bytes.equals(object.bytes), 'the public URL serves the stored bytes');
+    });
+
+    it('stores JPEG and WebP with their own type and extension', async () => {
+      for (const [format, extension, type] of [
+        ['jpeg', 'jpg', 'image/jpeg'],
+        ['webp', 'webp', 'image/webp'],
+      ] as const) {
+        const { status, json } = await service.generate({ format });
+        assert.equal(status, 200);
+        assert.ok(json.images[0].fileName.endsWith(`.${extension}`));
+        assert.equal((await s3.readObject(`tenant-a/${json.images[0].fileName}`)).contentType, type);
+      }
+    });
+
+    it('serves no local /screenshots route: images live only in the bucket', async () => {
+      const { json } = await service.generate({});
+      const response = await fetch(`${service.baseUrl}/${json.images[0].fileName}`);
+      assert.equal(response.status, 404);
+    });
+  });
+
+  it('answers 502 storage_failed with a clear message when the store refuses the credentials, and stores nothing', async () => {
+    const service = await startService(s3.env({ S3_ACCESS_KEY_ID: 'UNKNOWN-ACCESS-KEY', S3_PREFIX: 'wrong-key' }));
+    try {
+      // It started anyway, and says why it is not ready.
+      assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+      const readiness = await ready(service);
+      assert.equal(readiness.status, 503);
+      assert.equal(readiness.json.status, 'not_ready');
+      assert.match(readiness.json.storage, /credentials \(InvalidAccessKeyId\)/);
+
+      const { status, json } = await service.generate({});
+      assert.equal(status, 502);
+      assert.equal(json.error, 'storage_failed');
+      assert.equal(
+        json.message,
+        "Could not store the images: the store refused the service's credentials (InvalidAccessKeyId): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.",
+      );
+      assert.deepEqual(await s3.listKeys('wrong-key/'), []);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('answers 502 when the store goes away mid-upload, leaves no partial object, and works again once the store is back', async () => {
+    const service = await startService(s3.env({ S3_PREFIX: 'outage' }));
+    try {
+      // The store dies right after the image reached its disk, before it could answer.
+      s3.onObjectCreated(1, () => void s3.stop());
+      const failed = await service.generate({});
+      assert.equal(failed.status, 502, JSON.stringify(failed.json));
+      assert.equal(failed.json.error, 'storage_failed');
+      assert.match(failed.json.message, /^Could not store the images: the store did not answer \(ECONN\w+\)/);
+
+      // While it is away: alive, not ready, every request a clean 502.
+      assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+      await eventually('/ready reports the outage', async () => (await ready(service)).status === 503);
+      assert.match((await ready(service)).json.storage, /did not answer/);
+      assert.equal((await service.generate({})).status, 502);
+
+      // Back on the same port and disk: the half-written object is removed without any request.
+      await s3.start();
+      await eventually('the partial upload is deleted', async () => (await s3.listKeys('outage/')).length === 0);
+      await eventually('/ready reports ready again', async () => (await ready(service)).status === 200);
+      const again = await service.generate({});
+      assert.equal(again.status, 200, JSON.stringify(again.json));
+      assert.deepEqual(await s3.listKeys('outage/'), [`outage/${again.json.images[0].fileName}`]);
+    } finally {
+      if (!s3.running()) await s3.start();
+      await service.close();
+    }
+  });
+
+  it('starts while the store is down, and becomes ready by itself when it comes up', async () => {
+    await s3.stop();
+    let service: RunningService | undefined;
+    try {
+      service = await startService(s3.env({ S3_PREFIX: 'late-store' }));
+      assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+      assert.equal((await ready(service)).status, 503);
+      assert.equal((await service.generate({})).json.error, 'storage_failed');
+
+      await s3.start();
+      await eventually('/ready reports ready', async () => (await ready(service!)).status === 200);
+      const { status, json } = await service.generate({});
+      assert.equal(status, 200);
+      assert.equal((await s3.readObject(`late-store/${json.images[0].fileName}`)).contentLength, json.images[0].size);
+    } finally {
+      if (!s3.running()) await s3.start();
+      await service?.close();
+    }
+  });
+});
