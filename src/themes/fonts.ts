@@ -35,6 +35,9 @@ const bundledFonts: BundledFont[] = [
   { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], dropFrom: emojiPlanes },
   { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], dropFrom: emojiPlanes },
   { id: 'noto-color-emoji', pkg: '@infolektuell/noto-color-emoji', files: ['index.css'] },
+  // Dingbats and symbols that are not emoji (✦ ✧ ✎ ❖ ➤ …), which no text face above carries;
+  // stacks list it after the emoji font so emoji keep their colour glyphs.
+  { id: 'noto-sans-symbols-2', pkg: '@fontsource/noto-sans-symbols-2', files: ['400.css'] },
   { id: 'jetbrains-mono', pkg: '@fontsource/jetbrains-mono', files: ['400.css', '700.css'] },
   // Latin display faces; CJK text in them falls through to the CJK faces of the same stack.
   { id: 'playfair-display', pkg: '@fontsource/playfair-display', files: ['400.css', '700.css', '400-italic.css'] },
