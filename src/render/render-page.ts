@@ -20,6 +20,12 @@ export interface CardBox {
   height: number;
 }
 
+/** Which fonts drew one run of text (a text node, or the generated content of a ::before/::after). */
+export interface TextFonts {
+  text: string;
+  fonts: Array<{ familyName: string; isCustomFont: boolean; glyphCount: number }>;
+}
+
 export interface CaptureOptions {
   scale: number;
   format: ImageFormat;
@@ -105,6 +111,36 @@ export class RenderPage {
       optimizeForSpeed: true,
     });
     return Buffer.from(data, 'base64');
+  }
+
+  /**
+   * The fonts Chromium actually used for every text run of the cards on the page, as CDP's
+   * CSS.getPlatformFontsForNode reports them: what proves that no glyph came from a host font or
+   * fell back to a tofu box. Call it after layout(), before clear().
+   */
+  async textFonts(): Promise<TextFonts[]> {
+    await this.session.send('DOM.enable');
+    await this.session.send('CSS.enable');
+    try {
+      const { root } = await this.session.send('DOM.getDocument', { depth: -1 });
+      const runs: Array<{ nodeId: number; text: string }> = [];
+      const visit = (node: typeof root, insideCards: boolean): void => {
+        const inside = insideCards || node.attributes?.join(' ').includes('id cards') === true;
+        if (inside && node.nodeType === 3 && node.nodeValue?.trim()) runs.push({ nodeId: node.nodeId, text: node.nodeValue });
+        for (const pseudo of node.pseudoElements ?? []) if (inside) runs.push({ nodeId: pseudo.nodeId, text: `::${pseudo.pseudoType} of <${node.localName}>` });
+        for (const child of node.children ?? []) visit(child, inside);
+      };
+      visit(root, false);
+      const result: TextFonts[] = [];
+      for (const run of runs) {
+        const { fonts } = await this.session.send('CSS.getPlatformFontsForNode', { nodeId: run.nodeId });
+        if (fonts.length > 0) result.push({ text: run.text, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) });
+      }
+      return result;
+    } finally {
+      await this.session.send('CSS.disable');
+      await this.session.send('DOM.disable');
+    }
   }
 
   /** Empties the page so no content outlives its request, even in memory. */

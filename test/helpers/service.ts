@@ -33,7 +33,12 @@ export function temporaryDir(prefix = 'cardwright-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
+export interface ServiceOptions {
+  /** Receives every log line (JSON) from info level up, e.g. to check what start-up reports. */
+  log?: (line: string) => void;
+}
+
+export async function startService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<RunningService> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? temporaryDir();
   const config = loadConfig({
@@ -45,7 +50,12 @@ export async function startService(env: Record<string, string> = {}): Promise<Ru
     RENDER_CONCURRENCY: '2',
     ...env,
   });
-  const app = await buildApp(config, { logger: process.env.TEST_LOG ? { level: 'debug' } : false });
+  const logger = options.log
+    ? { level: 'info', stream: { write: options.log } }
+    : process.env.TEST_LOG
+      ? { level: 'debug' }
+      : false;
+  const app = await buildApp(config, { logger });
   await app.server.listen({ port, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${port}`;
   return {

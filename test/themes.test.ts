@@ -1,0 +1,198 @@
+// The theme catalogue as a client sees it: every theme and mode renders, every one looks
+// different, body text is readable, wrong names are refused with the accepted values, aliases
+// resolve, and every glyph of the sample is drawn by a bundled font, never by the host or a tofu box.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { renderMarkdown } from '../src/markdown/render-markdown.js';
+import { projectRoot } from '../src/paths.js';
+import { cardMarkup } from '../src/render/card-markup.js';
+import type { TextFonts } from '../src/render/render-page.js';
+import { bundledFamilies } from '../src/themes/fonts.js';
+import { themeAliases } from '../src/themes/registry.js';
+import type { Theme } from '../src/themes/theme-file.js';
+import { paperAndInk, type Area } from './helpers/contrast.js';
+import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+/** Theme IDs and modes of the spec's table 2.4 (themes without modes accept none). */
+const specModes: Record<string, string[]> = {
+  'plain-notes': ['light-mode', 'dark-mode'],
+  'coil-notebook': ['blue-mode', 'pink-mode', 'mint-mode', 'yellow-mode'],
+  'pop-art': ['default-mode', 'pink-blue-mode', 'mint-mode', 'purple-mode'],
+  ...Object.fromEntries(
+    [
+      'brand-a', 'brand-b', 'art-deco', 'glassmorphism', 'warm', 'minimal', 'minimalist', 'dreamy', 'nature', 'social-purple',
+      'notebook', 'darktech', 'typewriter', 'watercolor', 'traditional-chinese', 'fairytale', 'business', 'japanese-magazine',
+      'cyberpunk', 'meadow-dawn',
+    ].map((id) => [id, []]),
+  ),
+};
+
+const sample = fs.readFileSync(path.join(projectRoot, 'docs', 'gallery-sample.md'), 'utf8');
+
+/** Plain paragraphs, so the middle of the card is body text on the theme's paper. */
+const bodyDocument = Array.from({ length: 14 }, () => '正文示例文字，用来测量对比度。Body text for measuring contrast.').join('\n\n');
+/** The middle of a 440×586 card's content, clear of headers, footers and edge decorations. */
+const bodyArea: Area = { x: 70, y: 200, width: 300, height: 220 };
+
+interface Look {
+  theme: string;
+  mode?: string;
+  label: string;
+}
+
+describe('themes', () => {
+  let service: RunningService;
+  let looks: Look[];
+  before(async () => {
+    service = await startService();
+    looks = service.app.themes.themes
+      .filter((theme) => theme.builtin)
+      .flatMap((theme) =>
+        theme.modes.length > 0
+          ? theme.modes.map((mode) => ({ theme: theme.id, mode, label: `${theme.id}/${mode}` }))
+          : [{ theme: theme.id, label: theme.id }],
+      );
+  });
+  after(async () => service.close());
+
+  async function render(body: Record<string, unknown>): Promise<DecodedPng> {
+    const { status, json } = await service.generate(body);
+    assert.equal(status, 200, `${JSON.stringify(body).slice(0, 120)} → ${JSON.stringify(json)}`);
+    return decodePng((await download(json.images[0].url)).bytes);
+  }
+
+  it('lists the built-in themes with the modes and default mode of the spec', async () => {
+    const response = await fetch(`${service.baseUrl}/api/themes`);
+    assert.equal(response.status, 200);
+    const { themes, aliases } = (await response.json()) as {
+      themes: Array<{ id: string; className: string; name: string; modes: string[]; defaultMode: string | null; custom: boolean }>;
+      aliases: Record<string, string>;
+    };
+    assert.ok(themes.length >= 18, `${themes.length} themes listed`);
+    for (const theme of themes) {
+      assert.ok(theme.id in specModes, `${theme.id} is a theme of the spec`);
+      assert.deepEqual(theme.modes, specModes[theme.id], `modes of ${theme.id}`);
+      assert.equal(theme.defaultMode, specModes[theme.id]![0] ?? null, `default mode of ${theme.id}`);
+      assert.equal(theme.className, `card-${theme.id}`);
+      assert.equal(theme.custom, false);
+      assert.ok(theme.name.length > 0);
+    }
+    assert.deepEqual(aliases, themeAliases);
+  });
+
+  it('renders every theme and mode, and no two of them look alike', async () => {
+    const images = new Map<string, DecodedPng>();
+    for (const look of looks) {
+      const png = await render({ markdown: sample, theme: look.theme, themeMode: look.mode, scale: 1, overHiddenMode: true });
+      assert.deepEqual([png.width, png.height], [440, 586], look.label);
+      images.set(look.label, png);
+    }
+    const labels = [...images.keys()];
+    for (let i = 0; i < labels.length; i++) {
+      for (let j = i + 1; j < labels.length; j++) {
+        const differing = differingFraction(images.get(labels[i]!)!, images.get(labels[j]!)!);
+        assert.ok(differing > 0.1, `${labels[i]} and ${labels[j]} differ in only ${(differing * 100).toFixed(1)}% of pixels`);
+      }
+    }
+  });
+
+  it('sets body text at WCAG AA contrast (4.5:1) in every theme and mode', async () => {
+    const failures: string[] = [];
+    for (const look of looks) {
+      const png = await render({ markdown: bodyDocument, theme: look.theme, themeMode: look.mode, scale: 2, overHiddenMode: true });
+      const { paper, ink, ratio } = paperAndInk(png, bodyArea, 2);
+      if (ratio < 4.5) failures.push(`${look.label}: ink rgb(${ink}) on paper rgb(${paper}) is ${ratio.toFixed(2)}:1`);
+    }
+    assert.deepEqual(failures, []);
+  });
+
+  it('refuses an unknown theme with 400 naming every accepted theme and alias', async () => {
+    const { status, json } = await service.generate({ theme: 'no-such-theme' });
+    assert.equal(status, 400);
+    assert.equal(json.error, 'invalid_request');
+    assert.match(json.message, /no-such-theme/);
+    for (const look of looks) assert.ok(json.message.includes(look.theme), `message lists ${look.theme}`);
+    for (const alias of Object.keys(themeAliases)) assert.ok(json.message.includes(alias), `message lists alias ${alias}`);
+  });
+
+  it('refuses an unknown mode with 400 naming the modes of that theme', async () => {
+    const { status, json } = await service.generate({ theme: 'pop-art', themeMode: 'dark-mode' });
+    assert.equal(status, 400);
+    assert.equal(json.error, 'invalid_request');
+    for (const mode of specModes['pop-art']!) assert.ok(json.message.includes(mode), `message lists ${mode}`);
+
+    const modeless = await service.generate({ theme: 'minimal', themeMode: 'dark-mode' });
+    assert.equal(modeless.status, 400);
+    assert.match(modeless.json.message, /no modes/);
+  });
+
+  it('resolves the aliases of the reference service to the same look', async () => {
+    for (const [alias, target] of Object.entries(themeAliases)) {
+      if (!service.app.themes.get(target)) continue; // the target theme is not part of this build
+      const markdown = `# ${alias}\n\n同一张卡片 same card ✨`;
+      const viaAlias = await render({ markdown, theme: alias, scale: 1 });
+      const direct = await render({ markdown, theme: target, scale: 1 });
+      assert.equal(differingFraction(viaAlias, direct), 0, `${alias} renders as ${target}`);
+    }
+  });
+
+  describe('glyph coverage', () => {
+    const bundled = bundledFamilies();
+    /** Chromium reports full face names ("Noto Sans SC Thin" for a variable face): match by prefix. */
+    const isBundled = (family: string) => bundled.some((name) => family === name || family.startsWith(`${name} `));
+
+    async function fontsOf(theme: Theme, mode: string | undefined, contentHtml: string): Promise<TextFonts[]> {
+      return service.app.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml }));
+        return page.textFonts();
+      });
+    }
+
+    it('the sample holds Chinese, kana, Latin, digits and emoji', () => {
+      for (const [name, pattern] of Object.entries({
+        Chinese: /\p{Script=Han}/u,
+        kana: /\p{Script=Hiragana}.*\p{Script=Katakana}/u,
+        Latin: /[A-Za-z]/,
+        digits: /[0-9]/,
+        emoji: /\p{Extended_Pictographic}/u,
+      })) {
+        assert.match(sample, pattern, `sample has ${name}`);
+      }
+    });
+
+    it('draws every text run of the sample, decorations included, with bundled fonts in every theme', async () => {
+      const { html } = await renderMarkdown(sample);
+      const problems: string[] = [];
+      for (const theme of service.app.themes.themes) {
+        for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
+          const runs = await fontsOf(theme, mode, html);
+          assert.ok(runs.length > 20, `${theme.id}: ${runs.length} text runs measured`);
+          for (const run of runs) {
+            const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
+            if (foreign.length > 0) problems.push(`${theme.id}/${mode ?? '-'} ${JSON.stringify(run.text.slice(0, 30))}: ${foreign.map((f) => f.familyName).join(', ')}`);
+          }
+        }
+      }
+      assert.deepEqual(problems, []);
+    });
+
+    it('draws Chinese and kana with a CJK face, emoji with the colour emoji face, in every theme', async () => {
+      const probes = { cjk: '汉字书法', kana: 'ひらがなカタカナ', emoji: '😀🎉👋🌿' };
+      const html = Object.entries(probes).map(([name, text]) => `<p title="${name}">${text}</p>`).join('');
+      for (const theme of service.app.themes.themes) {
+        const runs = await fontsOf(theme, theme.defaultMode, html);
+        const fontsFor = (text: string) => runs.find((run) => run.text === text)?.fonts.map((font) => font.familyName) ?? [];
+        const emojiFonts = fontsFor(probes.emoji);
+        assert.deepEqual(emojiFonts, ['Noto Color Emoji'], `${theme.id}: emoji drawn by ${emojiFonts}`);
+        for (const text of [probes.cjk, probes.kana]) {
+          const fonts = fontsFor(text);
+          assert.ok(fonts.length > 0, `${theme.id}: "${text}" measured`);
+          assert.ok(fonts.every((family) => /^(Noto Sans SC|Noto Serif SC|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/.test(family)), `${theme.id}: "${text}" drawn by ${fonts}`);
+        }
+      }
+    });
+  });
+});
