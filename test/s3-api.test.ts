@@ -72,21 +72,21 @@ describe('STORAGE=s3', () => {
   });
 
   it('answers 502 storage_failed with a clear message when the store refuses the credentials, and stores nothing', async () => {
-    const service = await startService(s3.env({ S3_ACCESS_KEY_ID: 'UNKNOWN-ACCESS-KEY', S3_PREFIX: 'wrong-key' }));
+    const service = await startService(s3.env({ S3_SECRET_ACCESS_KEY: 'not-the-secret-key', S3_PREFIX: 'wrong-key' }));
     try {
       // It started anyway, and says why it is not ready.
       assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
       const readiness = await ready(service);
       assert.equal(readiness.status, 503);
       assert.equal(readiness.json.status, 'not_ready');
-      assert.match(readiness.json.storage, /credentials \(InvalidAccessKeyId\)/);
+      assert.match(readiness.json.storage, /credentials \(SignatureDoesNotMatch\)/);
 
       const { status, json } = await service.generate({});
       assert.equal(status, 502);
       assert.equal(json.error, 'storage_failed');
       assert.equal(
         json.message,
-        "Could not store the images: the store refused the service's credentials (InvalidAccessKeyId): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.",
+        "Could not store the images: the store refused the service's credentials (SignatureDoesNotMatch): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.",
       );
       assert.deepEqual(await s3.listKeys('wrong-key/'), []);
     } finally {

@@ -119,16 +119,25 @@ describe('storing several images in an S3-compatible store', () => {
     assert.equal((await s3.listKeys('mid-run/')).length, 3, `stored ${stored.length} after the store came back`);
   });
 
-  it('stores nothing when the store refuses the credentials', async () => {
-    const storage = s3StorageFor(s3, { S3_PREFIX: 'refused', S3_ACCESS_KEY_ID: 'NOT-A-KNOWN-KEY' });
-    await assert.rejects(storeAll({ storage, log }, cards(4), AbortSignal.timeout(30_000)), (error: unknown) => {
-      assert.ok(error instanceof AppError);
-      assert.equal(error.label, 'storage_failed');
-      assert.equal(error.message, "Could not store the images: the store refused the service's credentials (InvalidAccessKeyId): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.");
-      return true;
+  for (const [what, credentials, code] of [
+    ['an unknown access key', { S3_ACCESS_KEY_ID: 'NOT-A-KNOWN-KEY' }, 'InvalidAccessKeyId'],
+    ['a wrong secret key', { S3_SECRET_ACCESS_KEY: 'not-the-secret' }, 'SignatureDoesNotMatch'],
+  ] as const) {
+    it(`stores nothing when the store refuses ${what}`, async () => {
+      const storage = s3StorageFor(s3, { S3_PREFIX: 'refused', ...credentials });
+      await assert.rejects(storeAll({ storage, log }, cards(4), AbortSignal.timeout(30_000)), (error: unknown) => {
+        assert.ok(error instanceof AppError);
+        assert.equal(error.label, 'storage_failed');
+        assert.equal(
+          error.message,
+          `Could not store the images: the store refused the service's credentials (${code}): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.`,
+        );
+        return true;
+      });
+      assert.deepEqual(await s3.listKeys('refused/'), []);
+      await assert.rejects(storage.health(), { name: 'StorageError', message: new RegExp(`credentials \\(${code}\\)`) });
     });
-    assert.deepEqual(await s3.listKeys('refused/'), []);
-  });
+  }
 
   it('gives up when the request deadline passes mid-upload and leaves nothing behind', async () => {
     const storage = s3StorageFor(s3, { S3_PREFIX: 'deadline' });

@@ -1,5 +1,5 @@
 // A real S3-protocol server (s3rver) for tests: on 127.0.0.1, an ephemeral port and its own temp
-// directory, with one bucket. It can be stopped (the store "goes away", open connections cut) and
+// directory, with one bucket, verifying SigV4 signatures. It can be stopped (the store "goes away", open connections cut) and
 // started again on the same port and directory, as a store that comes back would be.
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import fs from 'node:fs';
@@ -7,13 +7,22 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import S3rver from 's3rver';
 import { temporaryDir } from './service.js';
+import { sigV4Problem } from './sigv4-check.js';
 
 /** The one key pair s3rver knows. */
 export const s3rverCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 
+interface KoaContext {
+  req: http.IncomingMessage;
+  status: number;
+  type: string;
+  body: unknown;
+}
+
 /** What s3rver is besides its typings: a Koa app that emits S3 events and owns an http.Server. */
 interface S3rverInternals {
   httpServer?: http.Server;
+  middleware: Array<(ctx: KoaContext, next: () => Promise<void>) => Promise<void>>;
   on(event: 'event', listener: (event: { Records: Array<{ eventName: string; s3: { object: { key: string } } }> }) => void): void;
 }
 
@@ -44,6 +53,15 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
 
   const start = async () => {
     const instance = new S3rver({ address: '127.0.0.1', port, directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] }) as S3rver & S3rverInternals;
+    // Checked before s3rver sees the request, so a wrong secret key is refused as S3 refuses it.
+    const secrets = new Map([[s3rverCredentials.accessKeyId, s3rverCredentials.secretAccessKey]]);
+    instance.middleware.unshift(async (ctx, next) => {
+      const problem = sigV4Problem(ctx.req, secrets);
+      if (!problem) return next();
+      ctx.status = 403;
+      ctx.type = 'application/xml';
+      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${problem.code}</Code><Message>${problem.message}</Message></Error>`;
+    });
     instance.on('event', (event) => {
       for (const record of event.Records) {
         const key = decodeURIComponent(record.s3.object.key);
