@@ -32,8 +32,11 @@ const defaults = {
 
 const storageKeys = { settings: 'cardwright.settings', apiKey: 'cardwright.apiKey' };
 
-/** Waits this long after the last keystroke: short enough to feel instant, long enough to skip most intermediate states. */
-const previewDebounceMs = 25;
+/**
+ * Waits this long after a keystroke, so a burst of input (a paste, key repeat) makes one request.
+ * Beyond that, requests never overlap: changes made while one is in flight go out together.
+ */
+const previewDebounceMs = 10;
 
 // ---------------------------------------------------------------- settings and their storage
 
@@ -140,6 +143,9 @@ let changedAt;
 /** Recent input → preview times in ms, newest last (read by the status line and by tests). */
 const previewTimings = [];
 window.cardwrightPreviewTimings = previewTimings;
+/** The server's share of each, from its Server-Timing header. */
+const previewServerTimings = [];
+window.cardwrightPreviewServerTimings = previewServerTimings;
 
 function schedulePreview() {
   changedAt ??= performance.now();
@@ -169,9 +175,18 @@ async function runPreview() {
       setError('preview', null);
       const ms = performance.now() - since;
       previewTimings.push(ms);
+      previewServerTimings.push(Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? NaN));
       if (previewTimings.length > 50) previewTimings.shift();
+      if (previewServerTimings.length > 50) previewServerTimings.shift();
       const count = answer.json.cards.length;
       $('preview-status').textContent = `${count} card${count === 1 ? '' : 's'} · ${answer.json.width}×${answer.json.height} · ${Math.round(ms)} ms`;
+    } else if (answer.status === 429 || answer.status === 503) {
+      // Busy or over this address's preview budget: try again when the service says, quietly.
+      const seconds = Number(response.headers.get('retry-after')) || 1;
+      $('preview-status').textContent = `Busy, retrying in ${seconds} s`;
+      changedAt ??= since;
+      clearTimeout(previewTimer);
+      previewTimer = setTimeout(runPreview, seconds * 1000);
     } else {
       $('preview-stage').classList.add('stale');
       $('preview-status').textContent = 'Not updated';
@@ -384,6 +399,11 @@ setupLayout();
 setupKey();
 setupCopy();
 ui.generate.addEventListener('click', generate);
+// The header's Generate does the same and brings the results (or the error) into view.
+$('generate-top').addEventListener('click', () => {
+  $('generate-section').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  void generate();
+});
 await loadThemes();
 renderRequest();
 syncPreset();

@@ -44,6 +44,9 @@ export class ThemeGallery {
     this.el.count.textContent = themeCount(themes.length);
     this.el.list.replaceChildren(...themes.map((theme) => this.themeOption(theme)));
     this.select(selected.theme, selected.mode, false);
+    // Scrolls only the list (not the page) so the chosen theme is in view.
+    const chosen = this.el.list.querySelector('input:checked')?.closest('label');
+    if (chosen) this.el.list.scrollTop = chosen.offsetTop - 4;
     for (const theme of themes) {
       for (const mode of theme.modes.length > 0 ? theme.modes : [null]) void this.loadSwatch(theme, mode);
     }
@@ -71,7 +74,7 @@ export class ThemeGallery {
       : h('span', { class: 'no-modes' }, 'no modes');
     return h('label', { class: 'theme-option', 'data-theme-option': theme.id, 'data-search': `${theme.name} ${theme.id} ${theme.className} ${theme.modes.join(' ')}`.toLowerCase() },
       input,
-      h('img', { class: 'thumb', alt: '', loading: 'lazy', decoding: 'async', width: '66', height: '88', src: thumbnailUrl(theme.id, theme.defaultMode) }),
+      h('img', { class: 'thumb', alt: '', loading: 'lazy', decoding: 'async', width: '72', height: '96', src: thumbnailUrl(theme.id, theme.defaultMode) }),
       h('span', { class: 'theme-meta' },
         h('span', { class: 'theme-name' }, theme.name, theme.custom ? h('span', { class: 'badge' }, 'custom') : null),
         h('code', { class: 'theme-id' }, theme.custom ? theme.className : theme.id),

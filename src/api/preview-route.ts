@@ -35,7 +35,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     const options = withDefaults(request.body ?? {});
     const paginated = options.splitMode !== 'noSplit';
     // Paginating runs in the browser and costs a render page, so it is charged like a big document.
-    budget.spend(request.ip, 1 + options.markdown.length / charactersPerToken + (paginated ? 10 : 0));
+    budget.spend(request.ip, 1 + options.markdown.length / charactersPerToken + (paginated ? 5 : 0));
 
     const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
     const { html } = await renderMarkdown(options.markdown);
