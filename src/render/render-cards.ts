@@ -4,7 +4,8 @@ import { imageSize } from 'image-size';
 import { invalidRequest } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import { cardMarkup } from './card-markup.js';
-import type { ImageFormat, RenderPage } from './render-page.js';
+import { maxCardsPerRequest, paginate } from './paginate.js';
+import type { CardBox, ImageFormat, RenderPage } from './render-page.js';
 
 export type SplitMode = 'noSplit' | 'autoSplit' | 'hrSplit';
 
@@ -36,9 +37,21 @@ export interface RenderedImage {
 export const maxImagePixelHeight = 16_384;
 
 export async function renderCards(page: RenderPage, request: CardRenderRequest): Promise<RenderedImage[]> {
-  if (request.splitMode !== 'noSplit') {
-    throw invalidRequest(`splitMode "${request.splitMode}" is not supported by this version yet; use "noSplit".`);
+  const { splitMode } = request;
+  const boxes = splitMode === 'noSplit' ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode });
+  const images: RenderedImage[] = [];
+  for (const box of boxes) {
+    const data = await page.capture(box, { scale: request.scale, format: request.format });
+    const size = imageSize(data);
+    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
   }
+  return images;
+}
+
+/** noSplit: one card that grows with its content, or is clipped to `height` with overHiddenMode. */
+async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
+  // Measured under the device scale of the capture: text layout differs slightly between scales.
+  await page.useDeviceMetrics(request.width, request.scale);
   const markup = cardMarkup({
     theme: request.theme,
     mode: request.mode,
@@ -55,11 +68,17 @@ export async function renderCards(page: RenderPage, request: CardRenderRequest):
         `one image may have at scale ${request.scale}. Use splitMode "autoSplit", overHiddenMode, a smaller scale, or less content.`,
     );
   }
-  const images: RenderedImage[] = [];
-  for (const box of boxes) {
-    const data = await page.capture(box, { scale: request.scale, format: request.format });
-    const size = imageSize(data);
-    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
+  return boxes;
+}
+
+/** autoSplit and hrSplit: cards of exactly width × height, at most `maxCardsPerRequest` of them. */
+async function layoutPages(page: RenderPage, request: CardRenderRequest & { splitMode: 'autoSplit' | 'hrSplit' }): Promise<CardBox[]> {
+  const { boxes, needed } = await paginate(page, request);
+  if (needed > maxCardsPerRequest) {
+    throw invalidRequest(
+      `The content needs ${needed} cards of ${request.width}×${request.height} px with splitMode "${request.splitMode}"; ` +
+        `at most ${maxCardsPerRequest} cards are made per request. Split the Markdown into several requests, or use a larger height.`,
+    );
   }
-  return images;
+  return boxes;
 }

@@ -88,21 +88,31 @@ export class RenderPage {
     }, cardsHtml);
   }
 
+  /**
+   * Evaluates a self-contained script (a JavaScript expression, awaited when it is a promise) in
+   * the page and returns its JSON result. Used by pagination, which measures and builds the cards
+   * of a request in the page in one go.
+   */
+  async evaluate<T>(expression: string): Promise<T> {
+    return (await this.page.evaluate(expression)) as T;
+  }
+
+  /**
+   * Sets the viewport width and device scale that captures use. Text layout differs slightly
+   * between device scales, so content must be measured under the scale it is captured at.
+   */
+  async useDeviceMetrics(width: number, scale: number): Promise<void> {
+    const metrics = `${width}x${scale}`;
+    if (metrics === this.currentMetrics) return;
+    await this.session.send('Emulation.setDeviceMetricsOverride', { width, height: 768, deviceScaleFactor: scale, mobile: false });
+    this.currentMetrics = metrics;
+  }
+
   /** Captures one card box as an image, at `scale` device pixels per CSS px. */
   async capture(box: CardBox, options: CaptureOptions): Promise<Buffer> {
     // The device scale is set on our own CDP session: a capture through a session without its own
     // override silently comes back at scale 1.
-    const width = Math.ceil(box.x + box.width);
-    const metrics = `${width}x${options.scale}`;
-    if (metrics !== this.currentMetrics) {
-      await this.session.send('Emulation.setDeviceMetricsOverride', {
-        width,
-        height: 768,
-        deviceScaleFactor: options.scale,
-        mobile: false,
-      });
-      this.currentMetrics = metrics;
-    }
+    await this.useDeviceMetrics(Math.ceil(box.x + box.width), options.scale);
     const { data } = await this.session.send('Page.captureScreenshot', {
       format: options.format,
       quality: options.format === 'png' ? undefined : lossyQuality,

@@ -1,0 +1,61 @@
+// autoSplit and hrSplit: turns one document into cards of exactly width × height (PRODUCT.md §3).
+// The measuring, break choosing and card building all happen inside the render page in a single
+// evaluation (paginate-in-page.ts), so a request pays for one layout of its document, not a trial
+// render per card.
+import type { Theme } from '../themes/theme-file.js';
+import { cardMarkup } from './card-markup.js';
+import { paginateInPage, type PaginationInput, type PaginationResult } from './paginate-in-page.js';
+import type { RenderPage } from './render-page.js';
+
+export type { CardReport, PaginationReport, PaginationResult } from './paginate-in-page.js';
+
+/** The most cards one request may produce (PRODUCT.md §2). */
+export const maxCardsPerRequest = 50;
+
+export interface PaginationRequest {
+  theme: Theme;
+  mode?: string;
+  width: number;
+  height: number;
+  /** Device pixels per CSS px of the capture: text is measured under the scale it is drawn at. */
+  scale: number;
+  splitMode: 'autoSplit' | 'hrSplit';
+  overHiddenMode: boolean;
+  contentHtml: string;
+}
+
+export interface PaginateOptions {
+  /** Also describe each card's content and geometry (for checking the result). */
+  report?: boolean;
+}
+
+/**
+ * Lays the cards of `request` out in `page` (replacing whatever #cards held) and returns their
+ * boxes. When the content needs more than `maxCardsPerRequest` cards, no boxes are returned and
+ * `needed` says how many it would take.
+ */
+export async function paginate(page: RenderPage, request: PaginationRequest, options: PaginateOptions = {}): Promise<PaginationResult> {
+  const card = (fixedHeight: boolean) =>
+    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fixedHeight, contentHtml: '' });
+  const input: PaginationInput = {
+    cardTemplate: card(true),
+    measureTemplate: card(false),
+    contentHtml: request.contentHtml,
+    splitMode: request.splitMode,
+    // autoSplit makes every card fit, so overHiddenMode has nothing to clip there.
+    clipSections: request.splitMode === 'hrSplit' && request.overHiddenMode,
+    maxCards: maxCardsPerRequest,
+    report: options.report ?? false,
+  };
+  await page.useDeviceMetrics(request.width, request.scale);
+  return page.evaluate<PaginationResult>(inPageCall(input));
+}
+
+/**
+ * The page-side function as source text applied to its input. `__name` is defined because the
+ * TypeScript loader used in development wraps named inner functions in it; compiled builds never
+ * reference it.
+ */
+function inPageCall(input: PaginationInput): string {
+  return `(() => { const __name = (target) => target; return (${paginateInPage.toString()})(${JSON.stringify(input)}); })()`;
+}

@@ -1,0 +1,154 @@
+// autoSplit end to end: real HTTP, real Chromium. Each fixture must become cards of exactly the
+// requested size in which no line is cut, nothing is lost or doubled, and no card ends in a heading;
+// the page's own geometry is read through the pagination report of the same service.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { decodePng, differingFraction, download, pixel, type DecodedPng } from './helpers/images.js';
+import { startService, type RunningService } from './helpers/service.js';
+import { assertWellSplit, pngDataUri, splitLayout } from './helpers/split-layout.js';
+
+const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'split', `${name}.md`), 'utf8');
+
+/** The images of a request, downloaded and decoded, after checking each is exactly `width`×`height`. */
+async function images(json: any, width: number, height: number): Promise<DecodedPng[]> {
+  const decoded: DecodedPng[] = [];
+  for (const image of json.images) {
+    assert.deepEqual([image.width, image.height], [width, height]);
+    const png = decodePng((await download(image.url)).bytes);
+    assert.deepEqual([png.width, png.height], [width, height], `${image.fileName} is ${width}×${height}`);
+    decoded.push(png);
+  }
+  return decoded;
+}
+
+/** A rectangle of an image, for comparing the same region of two cards. */
+function crop(png: DecodedPng, top: number, height: number): DecodedPng {
+  const rowBytes = png.width * 4;
+  return { width: png.width, height, data: png.data.subarray(top * rowBytes, (top + height) * rowBytes) };
+}
+
+describe('autoSplit', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  for (const name of ['long-prose', 'long-chinese', 'code-200', 'table-60', 'nested-lists', 'headings', 'mixed']) {
+    it(`paginates ${name} into full-size cards with nothing cut, lost, doubled or stranded`, async () => {
+      const markdown = fixture(name);
+      const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
+      assert.ok(layout.needed > 1, `${name} needs more than one card`);
+      assertWellSplit(layout, name);
+
+      const { status, json } = await service.generate({ markdown, splitMode: 'autoSplit' });
+      assert.equal(status, 200, JSON.stringify(json));
+      assert.equal(json.images.length, layout.needed);
+      const pngs = await images(json, 880, 1172);
+      // The theme's header is drawn in full on every card (antialiasing may differ by a few pixels).
+      const header = crop(pngs[0]!, 0, 100);
+      for (const png of pngs.slice(1)) assert.ok(differingFraction(crop(png, 0, 100), header) < 0.005);
+    });
+  }
+
+  it('repeats the header row of a split table and keeps its rows whole', async () => {
+    const layout = await splitLayout(service, { markdown: fixture('table-60'), splitMode: 'autoSplit' });
+    const cards = layout.report!.cards;
+    const withRows = cards.filter((card) => /Task number \d+/.test(card.html));
+    assert.ok(withRows.length >= 3);
+    for (const card of withRows) {
+      assert.match(card.html, /<thead[^>]*>.*#.*Item.*Owner.*Status.*<\/thead>/s, 'the header row is on every card with rows');
+    }
+    for (const card of withRows.slice(1)) assert.match(card.html, /<thead data-split-repeat/);
+    // Rows 1…60 appear once each, in order, across the cards.
+    const rows = cards.flatMap((card) => Array.from(card.text.matchAll(/Task number (\d+)/g), (match) => Number(match[1])));
+    assert.deepEqual(rows, Array.from({ length: 60 }, (_, i) => i + 1));
+  });
+
+  it('keeps the numbering of ordered lists on the next card', async () => {
+    const layout = await splitLayout(service, { markdown: fixture('nested-lists'), splitMode: 'autoSplit' });
+    let continuedLists = 0;
+    for (const card of layout.report!.cards) {
+      for (const match of card.html.matchAll(/<ol([^>]*)>\s*<li([^>]*)>/g)) {
+        const [, listAttributes, itemAttributes] = match;
+        if (!/split-continued/.test(listAttributes!)) continue;
+        continuedLists++;
+        const start = /start="(\d+)"/.exec(listAttributes!)?.[1];
+        const first = /data-index="(\d+)"/.exec(itemAttributes!)?.[1];
+        assert.ok(start && first && Number(start) > 1, `a continued list starts at its item's number: ${match[0]}`);
+        assert.equal(start, first);
+      }
+    }
+    assert.ok(continuedLists >= 3, `lists are continued across cards (${continuedLists})`);
+    const steps = layout.report!.cards.flatMap((card) => Array.from(card.text.matchAll(/Step (\d+):/g), (match) => Number(match[1])));
+    assert.deepEqual(steps, Array.from({ length: 15 }, (_, i) => i + 1));
+  });
+
+  it('continues a long code block in its frame', async () => {
+    const markdown = fixture('code-200');
+    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
+    const cards = layout.report!.cards;
+    const continued = cards.filter((card) => /<pre[^>]*class="split-continued/.test(card.html));
+    const withCode = cards.slice(1).filter((card) => card.html.includes('<pre'));
+    assert.ok(continued.length >= 10);
+    assert.equal(continued.length, withCode.length, 'every card after the first that shows code continues the block');
+    for (const card of continued) assert.match(card.html, /--split-first-line: \d+/);
+
+    const { json } = await service.generate({ markdown, splitMode: 'autoSplit' });
+    const pngs = await images(json, 880, 1172);
+    // The code block's grey frame reaches the top of the content area of a continued card.
+    const top = Math.round(cards[1]!.contentTop * 2) + 4;
+    const [r, g, b] = pixel(pngs[1]!, 60, top);
+    assert.ok(r < 250 && r > 225 && r === g && g === b, `frame colour at the top of card 2: ${r},${g},${b}`);
+  });
+
+  it('scales an image taller than a card down to fit one card, keeping its proportions', async () => {
+    const markdown = `# A tall picture\n\nIt is four times taller than the card.\n\n![tall](${pngDataUri(300, 2000)})\n\nText after the picture.`;
+    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
+    assertWellSplit(layout, 'tall image');
+    const cards = layout.report!.cards;
+    const withImage = cards.filter((card) => card.boxes.some((box) => box.kind === 'img'));
+    assert.equal(withImage.length, 1, 'the image is on exactly one card');
+    const image = withImage[0]!.boxes.find((box) => box.kind === 'img')!;
+    const height = image.bottom - image.top;
+    const width = image.right - image.left;
+    assert.ok(height <= layout.report!.available && height > layout.report!.available * 0.8, `image height ${height}`);
+    assert.ok(Math.abs(width / height - 300 / 2000) < 0.01, `proportions kept: ${width}×${height}`);
+
+    const { json } = await service.generate({ markdown, splitMode: 'autoSplit' });
+    const pngs = await images(json, 880, 1172);
+    const cardIndex = cards.indexOf(withImage[0]!);
+    // Its first (blue) and last (red) bands are both on that card: the whole picture is there.
+    const x = Math.round(((image.left + image.right) / 2) * 2);
+    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.top * 2) + 6), [30, 120, 200]);
+    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.bottom * 2) - 6), [220, 60, 60]);
+  });
+
+  it('ignores overHiddenMode: every card fits by construction', async () => {
+    const markdown = fixture('mixed');
+    const plain = await service.generate({ markdown, splitMode: 'autoSplit' });
+    const hidden = await service.generate({ markdown, splitMode: 'autoSplit', overHiddenMode: true });
+    assert.equal(hidden.json.images.length, plain.json.images.length);
+    const [first] = await images(plain.json, 880, 1172);
+    const [firstHidden] = await images(hidden.json, 880, 1172);
+    assert.equal(differingFraction(first!, firstHidden!), 0);
+  });
+
+  it('honours width, height and scale on every card', async () => {
+    const { status, json } = await service.generate({ markdown: fixture('mixed'), splitMode: 'autoSplit', width: 600, height: 400, scale: 1 });
+    assert.equal(status, 200);
+    assert.ok(json.images.length > 1);
+    await images(json, 600, 400);
+  });
+
+  it('answers 400 with the number of cards needed when the content needs more than 50', async () => {
+    const { status, json } = await service.generate({ markdown: fixture('long-prose'), splitMode: 'autoSplit', width: 300, height: 240 });
+    assert.equal(status, 400);
+    assert.equal(json.error, 'invalid_request');
+    const needed = Number(/needs (\d+) cards/.exec(json.message)?.[1]);
+    assert.ok(needed > 50, json.message);
+    assert.match(json.message, /at most 50/);
+  });
+});
