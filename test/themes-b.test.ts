@@ -131,8 +131,10 @@ const promises: ThemePromise[] = [
   },
   {
     id: 'darktech',
-    signature: 'a near-black console with glowing cyan',
+    signature: 'a near-black console with glowing cyan inside a thin cyan frame',
     check(png) {
+      const frame = share(png, { x: 0, y: 40, width: 1, height: 500 }, (rgb) => rgb[0] < 40 && rgb[1] > 60 && rgb[2] > 70);
+      assert.ok(frame > 0.9, `thin cyan frame (${frame.toFixed(2)})`);
       assert.ok(share(png, { x: 0, y: 0, width: 440, height: 586 }, isDark) > 0.5, 'the console is near-black');
       assert.ok(share(png, { x: 0, y: 0, width: 440, height: 586 }, (rgb) => rgb[0] < 120 && rgb[1] > 190 && rgb[2] > 220) > 0.002, 'cyan glows on it');
     },
@@ -165,6 +167,62 @@ const promises: ThemePromise[] = [
       assert.ok(seal > 0.25, `red seal (${seal.toFixed(2)})`);
       const paper = share(png, { x: 0, y: 0, width: 440, height: 586 }, near([247, 239, 221], 14));
       assert.ok(paper > 0.5, `rice-paper ground (${paper.toFixed(2)})`);
+    },
+  },
+  {
+    id: 'fairytale',
+    signature: 'a lavender dusk sky with a golden star over a white cloud panel',
+    check(png) {
+      const sky = share(png, { x: 0, y: 100, width: 16, height: 300 }, (rgb) => hueOf(rgb) > 250 && hueOf(rgb) < 300 && relativeLuminance(rgb) > 0.5);
+      assert.ok(sky > 0.8, `lavender sky at the edge (${sky.toFixed(2)})`);
+      assert.ok(share(png, { x: 390, y: 0, width: 50, height: 56 }, (rgb) => rgb[0] > 220 && rgb[1] > 160 && rgb[2] < 110) > 0.05, 'a golden star at the top right');
+    },
+  },
+  {
+    id: 'business',
+    signature: 'a navy masthead with a gold keyline over a white page',
+    check(png) {
+      assert.ok(share(png, { x: 0, y: 4, width: 280, height: 44 }, near([15, 42, 74], 20)) > 0.7, 'navy masthead');
+      assert.ok(share(png, { x: 0, y: 50, width: 440, height: 2 }, near([201, 162, 39], 30)) > 0.9, 'gold keyline under it');
+      assert.ok(share(png, { x: 0, y: 300, width: 20, height: 200 }, near([255, 255, 255], 3)) > 0.95, 'white page');
+    },
+  },
+  {
+    id: 'japanese-magazine',
+    signature: 'off-white stock with a vertical red feature tab in the right margin',
+    check(png) {
+      const tab = share(png, { x: 410, y: 80, width: 24, height: 300 }, (rgb) => rgb[0] > 150 && rgb[1] < 90 && rgb[2] < 90);
+      assert.ok(tab > 0.03, `red vertical tab (${tab.toFixed(3)})`);
+      assert.ok(share(png, { x: 0, y: 0, width: 440, height: 586 }, near([250, 247, 240], 4)) > 0.6, 'warm off-white stock');
+      assert.ok(share(png, { x: 28, y: 56, width: 380, height: 8 }, (rgb) => relativeLuminance(rgb) < 0.05) > 0.05, 'a masthead hairline');
+    },
+  },
+  {
+    id: 'watercolor',
+    signature: 'rose, sky and leaf-green washes bleeding in from the corners',
+    check(png) {
+      const average = (area: Area): Rgb => {
+        const sum = [0, 0, 0];
+        for (let y = area.y * scale; y < (area.y + area.height) * scale; y++) {
+          for (let x = area.x * scale; x < (area.x + area.width) * scale; x++) pixel(png, x, y).forEach((v, i) => (sum[i]! += v));
+        }
+        const n = area.width * area.height * scale * scale;
+        return sum.map((v) => v / n) as Rgb;
+      };
+      const [rose, sky, leaf] = [average({ x: 0, y: 0, width: 20, height: 20 }), average({ x: 420, y: 60, width: 20, height: 20 }), average({ x: 420, y: 566, width: 20, height: 20 })];
+      assert.ok(rose[0] > rose[1] + 25 && rose[0] > rose[2], `rose wash top left rgb(${rose})`);
+      assert.ok(sky[2] > sky[0] + 20, `sky wash top right rgb(${sky})`);
+      assert.ok(leaf[1] > leaf[0] + 15 && leaf[1] > leaf[2], `leaf-green wash bottom right rgb(${leaf})`);
+    },
+  },
+  {
+    id: 'meadow-dawn',
+    signature: 'a warm sunrise sky above green hills',
+    check(png) {
+      const sky = pixel(png, 10 * scale, 10 * scale);
+      assert.ok(sky[0] > 230 && sky[0] - sky[2] > 50, `warm peach sky rgb(${sky})`);
+      assert.ok(share(png, { x: 320, y: 8, width: 80, height: 60 }, (rgb) => rgb[0] > 250 && rgb[1] > 240 && rgb[2] > 200) > 0.1, 'the sun is up');
+      assert.ok(share(png, { x: 0, y: 566, width: 440, height: 20 }, (rgb) => rgb[1] > rgb[0] + 30 && rgb[1] > rgb[2]) > 0.8, 'green hills along the bottom');
     },
   },
 ];
