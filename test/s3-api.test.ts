@@ -27,8 +27,9 @@ describe('STORAGE=s3', () => {
     });
     after(async () => service.close());
 
-    it('reports ready, with storage ok', async () => {
+    it('reports ready, with storage ok, and leaves no probe object behind', async () => {
       assert.deepEqual(await ready(service), { status: 200, json: { status: 'ready', storage: 'ok' } });
+      assert.deepEqual(await s3.listKeys(), []);
     });
 
     it('stores the image in the bucket under the prefixed key, with type, length and cache lifetime, and its URL serves it', async () => {

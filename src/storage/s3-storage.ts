@@ -77,7 +77,8 @@ export class S3Storage implements Storage {
   }
 
   private async probe(): Promise<void> {
-    const probeKey = `.health/${Date.now()}_${randomBytes(8).toString('hex')}`;
+    // Beside the images, so a policy that only allows writing images allows the probe too.
+    const probeKey = `screenshots/.health-${Date.now()}_${randomBytes(8).toString('hex')}`;
     await this.sendWithin(probeTimeoutMs, [
       new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(probeKey), Body: Buffer.alloc(0), ContentLength: 0, ContentType: 'text/plain' }),
       new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(probeKey) }),

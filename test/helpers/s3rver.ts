@@ -65,7 +65,7 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
     instance.on('event', (event) => {
       for (const record of event.Records) {
         const key = decodeURIComponent(record.s3.object.key);
-        if (!record.eventName.startsWith('ObjectCreated') || !key.includes('screenshots/')) continue;
+        if (!record.eventName.startsWith('ObjectCreated') || !key.includes('screenshots/') || key.includes('/.health-')) continue;
         for (const entry of createdListeners) {
           entry.remaining -= 1;
           if (entry.remaining === 0) entry.listener(key);
