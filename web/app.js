@@ -213,6 +213,13 @@ function setupEditor() {
     $('char-count').textContent = `${ui.markdown.value.length.toLocaleString()} / 100,000`;
   };
   count();
+  // Ctrl+Enter (⌘+Enter) in the editor generates, as in most editors with a "run" action.
+  ui.markdown.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      void generate();
+    }
+  });
   ui.markdown.addEventListener('input', () => {
     count();
     update({ markdown: ui.markdown.value });

@@ -36,7 +36,7 @@ export class PreviewFrame {
   async show(cards) {
     const doc = await this.ready;
     const root = doc.getElementById('cards');
-    const html = cards.map((card) => ('html' in card ? card.html : imageCard(doc, card.image))).join('');
+    const html = cards.map((card) => ('html' in card ? card.html : imageCard(doc, card))).join('');
     root.innerHTML = html;
     this.fit();
     // Fonts a new character needs load after layout; the size is measured again when they are in.
@@ -72,10 +72,13 @@ export class PreviewFrame {
   }
 }
 
-function imageCard(doc, src) {
+/** A card the service sent as an image, drawn at its size in CSS px. */
+function imageCard(doc, card) {
   const img = doc.createElement('img');
   img.className = 'preview-image';
   img.alt = '';
-  img.src = src;
+  img.src = card.image;
+  img.width = card.width;
+  img.height = card.height;
   return img.outerHTML;
 }

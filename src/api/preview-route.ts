@@ -19,8 +19,14 @@ export interface PreviewRouteDeps {
   requestTimeoutMs: number;
 }
 
-/** One card of the preview: its markup, or (when only the browser can paginate) its image. */
-export type PreviewCard = { html: string } | { image: string };
+/**
+ * One card of the preview: its markup, or (when only the browser can paginate) its image, a
+ * data: URL drawn `width`×`height` CSS px (the image itself has up to twice that for sharp screens).
+ */
+export type PreviewCard = { html: string } | { image: string; width: number; height: number };
+
+/** Split previews are captured at the request's scale, but no finer than a 2× screen shows. */
+const maxPreviewScale = 2;
 
 /**
  * Budget: a 2,000-character document costs 2 tokens; at 20 tokens/s a typist never waits, while
@@ -45,10 +51,15 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
       cards = [{ html: cardMarkup({ theme, mode, width: options.width, height: options.height, fixedHeight: options.overHiddenMode, contentHtml: html }) }];
     } else {
       // Split cards exist only after the browser has measured the content: show what it renders.
+      const scale = Math.min(options.scale, maxPreviewScale);
       const images = await deps.renderer.run(requestDeadline(reply, deps.requestTimeoutMs), (page) =>
-        renderCards(page, { ...options, theme, mode, scale: 1, format: 'webp', contentHtml: html }),
+        renderCards(page, { ...options, theme, mode, scale, format: 'webp', contentHtml: html }),
       );
-      cards = images.map((image) => ({ image: `data:image/webp;base64,${image.data.toString('base64')}` }));
+      cards = images.map((image) => ({
+        image: `data:image/webp;base64,${image.data.toString('base64')}`,
+        width: image.width / scale,
+        height: image.height / scale,
+      }));
     }
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
