@@ -367,6 +367,7 @@ async function generate() {
     $('results').replaceChildren(...images.map((image, index) => resultItem(image, index, images.length)));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     $('generate-status').textContent = `${images.length} image${images.length === 1 ? '' : 's'} in ${seconds} s. Links are public.`;
+    $('results').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   } catch {
     setError('generate', 'generate', 'The service cannot be reached. Check that it is running, then try again.');
   } finally {
