@@ -16,7 +16,7 @@ import { projectRoot } from '../src/paths.js';
 import { cardMarkup } from '../src/render/card-markup.js';
 import { Renderer } from '../src/render/renderer.js';
 import { buildShellDocument } from '../src/render/shell-document.js';
-import { loadThemes } from '../src/themes/registry.js';
+import { defaultThemeId, loadThemes } from '../src/themes/registry.js';
 import type { Theme } from '../src/themes/theme-file.js';
 
 const { values: args } = parseArgs({
@@ -70,7 +70,9 @@ async function renderTiles(): Promise<Tile[]> {
   try {
     const tiles: Tile[] = [];
     const only = args.only?.split(',');
-    for (const theme of themes.themes.filter((candidate) => !only || only.includes(candidate.id))) {
+    // The default theme first, then the others in the registry's order.
+    const ordered = [...themes.themes].sort((a, b) => Number(b.id === defaultThemeId) - Number(a.id === defaultThemeId));
+    for (const theme of ordered.filter((candidate) => !only || only.includes(candidate.id))) {
       for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
         const png = await renderer.run(AbortSignal.timeout(60_000), async (page) => {
           const [box] = await page.layout(tileMarkup(theme, mode, html));

@@ -15,6 +15,8 @@ const sunsetTheme = `/*
 .my-sunset { background: #1d2b53; color: #fff1e8; padding: 24px; }
 .my-sunset.dawn-mode { background: #ffcc00; color: #1d2b53; }
 .my-sunset .card-content-inner h1 { color: #ff77a8; }
+/* Not scoped to the theme's class: must still only reach this theme's cards. */
+.card-content-inner p { color: #00ee00; }
 `;
 
 describe('custom themes', () => {
@@ -57,6 +59,18 @@ describe('custom themes', () => {
     assert.equal(dawn.status, 200);
     const dawnPng = decodePng((await download(dawn.json.images[0].url)).bytes);
     assert.deepEqual(pixel(dawnPng, 4, 4), [0xff, 0xcc, 0x00], 'dawn-mode background');
+  });
+
+  it('keeps a custom theme\'s unscoped rules inside its own cards', async () => {
+    const markdown = 'A paragraph in green? 绿色？';
+    const own = await service.generate({ markdown, theme: 'my-sunset', scale: 1 });
+    const ownPng = decodePng((await download(own.json.images[0].url)).bytes);
+    assert.ok(countNear(ownPng, [0x00, 0xee, 0x00], 40) > 50, 'the rule applies in the custom theme');
+    for (const theme of ['plain-notes', 'minimalist']) {
+      const other = await service.generate({ markdown, theme, scale: 1 });
+      const png = decodePng((await download(other.json.images[0].url)).bytes);
+      assert.equal(countNear(png, [0x00, 0xee, 0x00], 40), 0, `${theme} is untouched`);
+    }
   });
 
   it('validates a custom theme mode like a built-in one', async () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { invalidRequest } from '../errors.js';
 import { builtinThemesDir } from '../paths.js';
-import { readThemeFile, type Theme } from './theme-file.js';
+import { readThemeFile, ThemeFileError, type Theme } from './theme-file.js';
 
 /** Names used by clients of the reference service, mapped to our IDs. */
 export const themeAliases: Readonly<Record<string, string>> = {
@@ -69,8 +69,24 @@ export class ThemeRegistry {
 
   /** The CSS of every theme, concatenated: the shell page holds them all so any theme renders at once. */
   allCss(): string {
-    return this.themes.map((theme) => `/* theme ${theme.id} */\n${theme.css}`).join('\n');
+    return this.themes
+      .map((theme) => {
+        const css = theme.builtin ? theme.css : scopedToOwnCards(theme);
+        return `/* theme ${theme.id} */\n${css}`;
+      })
+      .join('\n');
   }
+}
+
+/**
+ * A custom theme's rules apply inside its own cards only, so an unscoped selector in an
+ * operator's file cannot restyle every other theme of the shared page. Inside `@scope` the card
+ * itself is `:scope`, so the theme's own class is rewritten to it (`.my-theme.dark-mode` →
+ * `:scope.dark-mode`); any other selector matches only within the card.
+ */
+function scopedToOwnCards(theme: Theme): string {
+  const ownClass = new RegExp(`\\.${theme.className}(?![\\w-])`, 'g');
+  return `@scope (.${theme.className}) {\n${theme.css.replace(ownClass, ':scope')}\n}`;
 }
 
 /** Files of a themes folder: *.css, except partials whose names start with `_`. */
@@ -100,7 +116,7 @@ export function loadThemes(themesDir?: string): ThemeRegistry {
       try {
         const theme = readThemeFile(file, false);
         const clash = themes.find((t) => t.id === theme.id || t.className === theme.className);
-        if (clash) throw new Error(`its id or class clashes with theme "${clash.id}" (${clash.file}); rename it.`);
+        if (clash) throw new ThemeFileError(file, `its id or class clashes with theme "${clash.id}" (${clash.file}); rename it.`);
         themes.push(theme);
       } catch (error) {
         problems.push({ file, message: (error as Error).message });
