@@ -1,8 +1,6 @@
 // buildApp(config): the whole service as a Fastify instance, with its browser already warm.
 // server.ts listens with it; tests build it with their own configuration.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { loadApiKeys, type ApiKeyStore } from './api/api-keys.js';
 import { requestValidationOptions } from './api/check-generate-body.js';
@@ -10,11 +8,11 @@ import { installErrorHandlers } from './api/error-handler.js';
 import { registerLocalFilesRoute } from './api/files-route.js';
 import { registerGenerateRoute } from './api/generate-route.js';
 import { registerHealthRoutes } from './api/health-route.js';
+import { registerApiReference, registerOpenApi } from './api/openapi.js';
 import { registerThemesRoute } from './api/themes-route.js';
 import { registerWebRoutes } from './api/web-route.js';
 import type { Config } from './config.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
-import { projectRoot } from './paths.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import { buildShellDocument } from './render/shell-document.js';
 import { Renderer } from './render/renderer.js';
@@ -23,6 +21,7 @@ import { PendingDeletions } from './storage/pending-deletions.js';
 import { checkStorageAtStartup } from './storage/startup-check.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
+import { packageVersion } from './version.js';
 
 export interface App {
   server: FastifyInstance;
@@ -36,10 +35,6 @@ export interface App {
 export interface BuildOptions {
   /** Logger settings; tests pass `false` or a quiet level. */
   logger?: FastifyServerOptions['logger'];
-}
-
-function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -74,7 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     new RenderCache({
       ...config.renderCache,
       maxBytes: 64 * 1024 * 1024,
-      rendererVersion: rendererVersion(packageVersion(), shellHtml),
+      rendererVersion: rendererVersion(packageVersion, shellHtml),
     });
   const renderer = new Renderer({
     shellHtml,
@@ -86,11 +81,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   server.addHook('onClose', async () => renderer.close());
 
   installErrorHandlers(server, config.bodyLimit);
+  await registerOpenApi(server, themes);
   registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cache });
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage);
   if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);
   await registerWebRoutes(server, { themes, renderer, storage, requestTimeoutMs: config.requestTimeoutMs });
+  await registerApiReference(server);
 
   // Warm start: the browser pages (fonts, capture path) and the Markdown pipeline's first run are
   // paid for here, so the first request is as fast as any later one. The store is checked

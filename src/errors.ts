@@ -14,7 +14,7 @@ export type ErrorLabel =
   | 'render_failed'
   | 'internal_error';
 
-const statusOfLabel: Record<ErrorLabel, number> = {
+export const statusOfLabel: Record<ErrorLabel, number> = {
   invalid_request: 400,
   unauthorized: 401,
   not_found: 404,

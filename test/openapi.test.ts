@@ -1,0 +1,196 @@
+// GET /openapi.json and /docs: a valid OpenAPI 3.1 document that tells the truth. Bodies the
+// document forbids are rejected by the server and bodies it allows are rendered, checked with a
+// standard JSON Schema validator against the document on hand-picked and generated bodies.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+type Json = any;
+
+/** The non-null branch of a `value or null` field. */
+const valueBranch = (property: Json): Json => property.anyOf.find((branch: Json) => branch.type !== 'null');
+/** The values of an enumeration written as a union of one-value enums. */
+const enumValues = (branch: Json): unknown[] => branch.anyOf.flatMap((literal: Json) => literal.enum ?? [literal.const]);
+
+describe('OpenAPI document', () => {
+  let service: RunningService;
+  let doc: Json;
+  let generate: Json;
+  before(async () => {
+    service = await startService();
+    const response = await fetch(`${service.baseUrl}/openapi.json`);
+    assert.equal(response.status, 200);
+    doc = await response.json();
+    generate = doc.paths['/api/generate'].post;
+  });
+  after(async () => service.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/generate', '/api/themes', '/health', '/ready']);
+  });
+
+  it('documents every request field with its type, bounds and default', () => {
+    const properties = generate.requestBody.content['application/json'].schema.properties;
+    assert.deepEqual(Object.keys(properties).sort(), ['format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'width']);
+    assert.equal(valueBranch(properties.markdown).maxLength, 100_000);
+    assert.equal(properties.markdown.default, '# Hello, cardwright');
+    assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [200, 2000, 440]);
+    assert.deepEqual([valueBranch(properties.height).minimum, valueBranch(properties.height).maximum, properties.height.default], [200, 4000, 586]);
+    assert.deepEqual([valueBranch(properties.scale).minimum, valueBranch(properties.scale).maximum, properties.scale.default], [1, 3, 2]);
+    assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit']);
+    assert.equal(properties.splitMode.default, 'noSplit');
+    assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp']);
+    assert.equal(properties.format.default, 'png');
+    assert.equal(properties.theme.default, 'plain-notes');
+    assert.match(properties.theme.description, /`plain-notes` \(light-mode, dark-mode\)/);
+    for (const flag of ['mdxMode', 'overHiddenMode']) {
+      assert.equal(valueBranch(properties[flag]).type, 'boolean');
+      assert.equal(properties[flag].default, false);
+    }
+    assert.deepEqual(generate.security, [{ apiKey: [] }]);
+    assert.deepEqual(doc.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  });
+
+  it('lists every error label under its status, each with an example', () => {
+    const labels: Record<string, string[]> = {
+      400: ['invalid_request'],
+      401: ['unauthorized'],
+      404: ['not_found'],
+      413: ['payload_too_large'],
+      415: ['unsupported_media_type'],
+      429: ['rate_limited'],
+      500: ['render_failed', 'internal_error'],
+      502: ['storage_failed'],
+      503: ['overloaded'],
+      504: ['timeout'],
+    };
+    for (const [status, expected] of Object.entries(labels)) {
+      const answer = generate.responses[status];
+      assert.ok(answer, `status ${status} is documented`);
+      const media = answer.content['application/json'];
+      const errorSchema = media.schema.properties.error;
+      assert.deepEqual(errorSchema.enum ?? enumValues(errorSchema), expected);
+      for (const label of expected) assert.ok(answer.description.includes(`\`${label}\``), `${status} says when ${label} happens`);
+      const examples = media.example ? [media.example] : Object.values(media.examples).map((example: Json) => example.value);
+      assert.deepEqual(examples.map((example: Json) => example.error), expected);
+    }
+    assert.ok(generate.responses[429].headers['Retry-After']);
+    assert.ok(generate.responses[503].headers['Retry-After']);
+    assert.ok(generate.responses[200].content['application/json'].example.images[0].url);
+  });
+
+  it('shows the messages the server really sends', async () => {
+    const exampleMessage = (status: number) => generate.responses[status].content['application/json'].example.message;
+    assert.equal((await service.generate({ width: 5000 })).json.message, exampleMessage(400));
+    assert.equal((await service.generate({}, { 'x-api-key': '' })).json.message, exampleMessage(401));
+    assert.equal((await service.generate('# not json', { 'content-type': 'text/plain' })).json.message, exampleMessage(415));
+  });
+
+  it("accepts the document's request examples", async () => {
+    const examples = Object.values(generate.requestBody.content['application/json'].examples).map((example: Json) => example.value);
+    assert.ok(examples.length >= 2);
+    for (const body of examples) {
+      const { status, json } = await service.generate(body);
+      assert.equal(status, 200, JSON.stringify(json));
+    }
+  });
+
+  it('agrees with the server on which bodies are valid', async () => {
+    const bodySchema = generate.requestBody.content['application/json'].schema;
+    const allowedByDocument = new Ajv2020({ strict: false }).compile(bodySchema);
+
+    const handPicked: unknown[] = [
+      {},
+      { markdown: '# ok', width: 200, height: 200, scale: 1 },
+      { markdown: '# wide', width: 2000, height: 200, scale: 1 },
+      { theme: null, themeMode: '', width: null, markdown: null, format: null },
+      { markdown: '# extra', scale: 1, unknownField: [1, 2] },
+      { markdown: '# webp', format: 'webp', scale: 1, mdxMode: false, overHiddenMode: true },
+      { markdown: 'x'.repeat(100_000), overHiddenMode: true, scale: 1 },
+      { width: 199 },
+      { width: 2001 },
+      { height: 4001 },
+      { scale: 0.5 },
+      { scale: 3.01 },
+      { width: '440' },
+      { mdxMode: 'true' },
+      { overHiddenMode: 1 },
+      { splitMode: 'pageSplit' },
+      { format: 'gif' },
+      { theme: 5 },
+      { themeMode: 'x'.repeat(65) },
+      { markdown: 'x'.repeat(100_001) },
+      { markdown: ['# a'] },
+      [],
+      'text',
+      42,
+      null,
+    ];
+    const generated = generatedBodies(24);
+    const generatedAllowed = generated.filter((body) => allowedByDocument(body)).length;
+    assert.ok(generatedAllowed >= 6 && generatedAllowed <= 18, `the generated bodies exercise both verdicts (${generatedAllowed} of 24 allowed)`);
+    for (const body of [...handPicked, ...generated]) {
+      const expected = allowedByDocument(body);
+      const { status, json } = await service.generate(JSON.stringify(body));
+      const label = JSON.stringify(body).slice(0, 80);
+      if (expected) {
+        assert.equal(status, 200, `the document allows ${label}, the server answered ${status} ${json.message}`);
+      } else {
+        assert.equal(status, 400, `the document forbids ${label}, the server answered ${status}`);
+        assert.equal(json.error, 'invalid_request');
+      }
+    }
+  });
+
+  it('serves a readable API reference page from its own files', async () => {
+    const page = await fetch(`${service.baseUrl}/docs`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /text\/html/);
+    const html = await page.text();
+    assert.match(html, /<title>cardwright API reference<\/title>/);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    assert.ok(assets.length >= 3);
+    for (const asset of assets) {
+      assert.doesNotMatch(asset, /^(https?:)?\/\//, `${asset} is served by cardwright itself, not a CDN`);
+      assert.equal((await fetch(new URL(asset, `${service.baseUrl}/docs`))).status, 200, asset);
+    }
+    const documentAsServedToThePage = await (await fetch(`${service.baseUrl}/docs/json`)).json();
+    assert.deepEqual(documentAsServedToThePage, doc);
+  });
+});
+
+/**
+ * Request bodies drawn from a fixed seed: each field absent, valid or invalid at random, with
+ * values cheap to render, so both verdicts occur and failures reproduce.
+ */
+function generatedBodies(count: number): Record<string, unknown>[] {
+  let seed = 20_240_611;
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const fields: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
+    markdown: { valid: ['# Generated', '中文 **粗体**', null, ''], invalid: [7, false, { text: 'x' }] },
+    theme: { valid: ['plain-notes', 'apple-notes', null], invalid: [1, ['plain-notes']] },
+    themeMode: { valid: [null, ''], invalid: [0, 'x'.repeat(65)] },
+    width: { valid: [200, 300.4, null], invalid: [199.9, 2000.5, '300', true] },
+    height: { valid: [200, 250, null], invalid: [0, 4000.01, '586'] },
+    splitMode: { valid: ['noSplit', null], invalid: ['split', 1] },
+    mdxMode: { valid: [false, null], invalid: ['false', 0] },
+    overHiddenMode: { valid: [true, false, null], invalid: ['yes', 1] },
+    format: { valid: ['png', 'jpeg', 'webp', null], invalid: ['PNG', 'bmp'] },
+    scale: { valid: [1, 1.5, null], invalid: [0, 3.5, '2'] },
+  };
+  return Array.from({ length: count }, () => {
+    const body: Record<string, unknown> = {};
+    for (const [field, values] of Object.entries(fields)) {
+      const roll = random();
+      if (roll < 0.45) continue;
+      body[field] = roll < 0.93 ? pick(values.valid) : pick(values.invalid);
+    }
+    return body;
+  });
+}
