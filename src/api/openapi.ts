@@ -47,7 +47,7 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
   });
 }
 
-/** A route's schema with its documentation added; the route's own schema object is left untouched. */
+/** A route's schema with its documentation added (the route's own schema object is left untouched); routes not listed are hidden. */
 function documented(method: string | string[], url: string, schema: FastifySchema | undefined, themes: ThemeRegistry): FastifySchema {
   const route = `${Array.isArray(method) ? method[0] : method} ${url}`;
   switch (route) {
@@ -68,7 +68,8 @@ function documented(method: string | string[], url: string, schema: FastifySchem
     case 'GET /ready':
       return { ...schema, summary: 'The service can do its job (storage writable); 503 when not', tags: ['operations'] };
     default:
-      return schema ?? {};
+      // The web page's own routes (the page, its assets, preview, thumbnails) are not the public API.
+      return { ...schema, hide: true };
   }
 }
 
