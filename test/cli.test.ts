@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
-import { decodePng, distinctColours, isJpeg, isPng } from './helpers/images.js';
+import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng } from './helpers/images.js';
 import { freePort, startService, temporaryDir } from './helpers/service.js';
 
 const notes = '# Weekly notes 周记 🚀\n\nSome **bold** text and a list:\n\n- first\n- second\n';
@@ -42,6 +42,32 @@ describe('cardwright render', () => {
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.ok(distinctColours(png) > 50, 'the card shows text, not a blank page');
     assert.equal(stderr, '');
+  });
+
+  it('splits long content into numbered cards, the same cards the API makes', async () => {
+    const long = Array.from({ length: 24 }, (_, i) => `## Section ${i + 1}\n\nA paragraph of text that fills the card, 第${i + 1}段中文内容。`).join('\n\n');
+    fs.writeFileSync(path.join(dir, 'long.md'), long);
+    const args = ['--theme', 'pop-art', '--mode', 'mint-mode', '--split', 'autoSplit', '--width', '440', '--height', '586', '--format', 'png', '--scale', '2'];
+    const { code, stdout, stderr } = await runCli(['render', 'long.md', '-o', 'split/', ...args], { cwd: dir });
+    assert.equal(code, 0, stderr);
+    const files = stdout.trim().split('\n');
+    assert.ok(files.length >= 3, `${files.length} cards`);
+    assert.deepEqual(files, files.map((_, i) => path.join('split', `long-${i + 1}.png`)));
+
+    const service = await startService();
+    try {
+      const { status, json } = await service.generate({ markdown: long, theme: 'pop-art', themeMode: 'mint-mode', splitMode: 'autoSplit', width: 440, height: 586, format: 'png', scale: 2 });
+      assert.equal(status, 200);
+      assert.equal(json.images.length, files.length, 'as many cards as the API makes');
+      for (const [index, image] of json.images.entries()) {
+        const fromCli = decodePng(fs.readFileSync(path.join(dir, files[index]!)));
+        const fromApi = decodePng((await download(image.url)).bytes);
+        assert.deepEqual([fromCli.width, fromCli.height], [880, 1172]);
+        assert.equal(differingFraction(fromCli, fromApi), 0, `card ${index + 1} is the API's card`);
+      }
+    } finally {
+      await service.close();
+    }
   });
 
   it('honours size, scale, mode and the API defaults, like POST /api/generate', async () => {

@@ -24,7 +24,7 @@ export const renderCommand: CommandSpec = {
   ],
   notes: [
     'Examples:',
-    '  cardwright render notes.md -o out/ --theme plain-notes --mode dark-mode',
+    '  cardwright render notes.md -o out/ --theme pop-art --mode mint-mode --split autoSplit',
     '  pbpaste | cardwright render - -o out/ --name today --format jpeg',
     '',
     'Environment: THEMES_DIR (custom themes), CHROMIUM_PATH, REQUEST_TIMEOUT_MS, LOG_LEVEL (default warn).',
