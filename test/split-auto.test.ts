@@ -53,6 +53,18 @@ describe('autoSplit', () => {
     });
   }
 
+  it('paginates well in every theme and mode, whatever their header, footer, padding and heading styles', async () => {
+    const documents = ['mixed', 'headings'].map(fixture);
+    for (const theme of service.app.themes.themes) {
+      for (const themeMode of theme.modes.length > 0 ? theme.modes : [undefined]) {
+        for (const markdown of documents) {
+          const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit', theme: theme.id, themeMode });
+          assertWellSplit(layout, `${theme.id} ${themeMode ?? ''}`);
+        }
+      }
+    }
+  });
+
   it('repeats the header row of a split table and keeps its rows whole', async () => {
     const layout = await splitLayout(service, { markdown: fixture('table-60'), splitMode: 'autoSplit' });
     const cards = layout.report!.cards;

@@ -308,7 +308,9 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
       const el = child as Element;
       const cs = styleOf(el);
       if (cs.display === 'none' || cs.position === 'absolute' || cs.position === 'fixed' || cs.float !== 'none') continue;
-      if (cs.display.startsWith('inline') || cs.display === 'contents' || cs.display.startsWith('ruby')) {
+      // A heading stays a heading (kept with what follows) even when a theme makes it an inline-block.
+      const inline = cs.display.startsWith('inline') || cs.display === 'contents' || cs.display.startsWith('ruby');
+      if (inline && !isHeading(el)) {
         run.push(el);
         continue;
       }
