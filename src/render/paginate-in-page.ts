@@ -150,7 +150,9 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
     return sum;
   };
   let scaledImages = false;
-  for (const img of Array.from(inner.querySelectorAll('img'))) {
+  // One clipped card per section (hrSplit with overHiddenMode) shows content as it is: nothing scaled.
+  const fitToCard = !input.clipSections;
+  for (const img of fitToCard ? Array.from(inner.querySelectorAll('img')) : []) {
     const height = img.getBoundingClientRect().height;
     const room = Math.floor(available - verticalChrome(img.parentElement!, inner) - 1);
     if (height > room && room > 0) {
@@ -324,7 +326,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
   collect(inner, [], pieces);
   // An unbreakable block taller than a card is zoomed down to fit one, then everything is measured again.
   let zoomed = false;
-  for (const piece of pieces) {
+  for (const piece of fitToCard ? pieces : []) {
     if (piece.kind !== 'block' || piece.rule) continue;
     const height = piece.bottom - piece.top;
     const room = available - verticalChrome(piece.el.parentElement!, inner) - 1;
@@ -480,6 +482,28 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
     return point;
   };
 
+  /** The last character of text before `point` inside `container`, without reading all of it. */
+  const characterBefore = (point: Point, container: Node) => {
+    let node: Node | null = point.node;
+    if (node.nodeType === Node.TEXT_NODE && point.offset > 0) return (node as Text).data[point.offset - 1];
+    // The node just before the point, then backwards in document order to the nearest text.
+    let previous: Node | null = node.nodeType === Node.TEXT_NODE ? null : node.childNodes[point.offset - 1] ?? null;
+    for (;;) {
+      if (!previous) {
+        while (node && node !== container && !node.previousSibling) node = node.parentNode;
+        if (!node || node === container) return undefined;
+        previous = node.previousSibling;
+      }
+      let leaf: Node = previous!;
+      while (leaf.lastChild) leaf = leaf.lastChild;
+      if (leaf.nodeType === Node.TEXT_NODE && (leaf as Text).data.length > 0) {
+        const data = (leaf as Text).data;
+        return data[data.length - 1];
+      }
+      node = leaf;
+      previous = null;
+    }
+  };
   /** Breaks inside a wrapped line of code are costlier than breaks between its source lines. */
   const softWraps = new Map<number, boolean>();
   const penaltyAt = (i: number) => {
@@ -487,11 +511,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
     if (piece.kind !== 'line' || piece.line === 0 || pieces[i - 1]!.run !== piece.run || !preformatted(piece.run!.container)) return penalty[i]!;
     let soft = softWraps.get(i);
     if (soft === undefined) {
-      const point = pointBefore(i);
-      const before = document.createRange();
-      before.setStart(piece.run!.container, 0);
-      before.setEnd(point.node, point.offset);
-      soft = !before.toString().endsWith('\n');
+      soft = characterBefore(pointBefore(i), piece.run!.container) !== '\n';
       softWraps.set(i, soft);
     }
     return soft ? Math.max(penalty[i]!, 2.5 * (pieces[i - 1]!.bottom - pieces[i - 1]!.top)) : penalty[i]!;
