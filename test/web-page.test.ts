@@ -52,6 +52,10 @@ interface CardExpectation {
   texts?: string[];
   width?: number;
   height?: number;
+  /** Number of cards shown. */
+  count?: number;
+  /** Tag of the first card: DIV for live markup, IMG for a card the renderer captured. */
+  tag?: string;
 }
 
 /** Waits until the preview's first card meets `expected` (the page updates it asynchronously). */
@@ -59,7 +63,8 @@ async function waitForPreview(page: Page, expected: CardExpectation = {}): Promi
   await page.waitForFunction(
     (want) => {
       const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
-      const card = frame.contentDocument?.getElementById('cards')?.firstElementChild as HTMLElement | null | undefined;
+      const cards = frame.contentDocument?.getElementById('cards')?.children;
+      const card = cards?.[0] as HTMLElement | undefined;
       if (!card) return false;
       const box = card.getBoundingClientRect();
       return (
@@ -67,7 +72,9 @@ async function waitForPreview(page: Page, expected: CardExpectation = {}): Promi
         (want.notClasses ?? []).every((name) => !card.classList.contains(name)) &&
         (want.texts ?? []).every((text) => card.innerText.includes(text)) &&
         (want.width === undefined || Math.round(box.width) === want.width) &&
-        (want.height === undefined || Math.round(box.height) === want.height)
+        (want.height === undefined || Math.round(box.height) === want.height) &&
+        (want.count === undefined || cards!.length === want.count) &&
+        (want.tag === undefined || card.tagName === want.tag)
       );
     },
     expected,
@@ -186,6 +193,38 @@ describe('web page', () => {
       assert.equal(copied.theme, 'acme-brand');
       assert.equal(copied.themeMode, 'night-mode');
       assert.equal(typeof copied.markdown, 'string');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows every card of autoSplit and hrSplit, as the renderer cuts them', async () => {
+    const { page, problems, close } = await open();
+    try {
+      await page.locator('#markdown').fill('# One\n\nFirst section.\n\n---\n\n# Two\n\nSecond.\n\n---\n\n# Three\n\nThird.');
+      await page.locator('input[name="splitMode"][value="hrSplit"]').check();
+      await waitForPreview(page, { count: 3, tag: 'IMG', width: 440, height: 586 });
+      assert.match(await page.locator('#preview-status').innerText(), /^3 cards/);
+      assert.match(await curlText(page), /"splitMode": "hrSplit"/);
+
+      await page.locator('[data-preset="1:1"]').click();
+      await page.locator('#markdown').fill(Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} of a long text that needs several cards.`).join('\n\n'));
+      await page.locator('input[name="splitMode"][value="autoSplit"]').check();
+      await waitForPreview(page, { tag: 'IMG', width: 500, height: 500 });
+      const sizes = await page.evaluate(() => {
+        const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
+        return Array.from(frame.contentDocument!.querySelectorAll('#cards > img'), (img) => {
+          const image = img as HTMLImageElement;
+          return [image.width, image.height, image.naturalWidth];
+        });
+      });
+      assert.ok(sizes.length >= 2, `${sizes.length} cards`);
+      // Drawn at card size from an image captured at 2× for sharp screens.
+      for (const size of sizes) assert.deepEqual(size, [500, 500, 1000]);
+
+      await page.locator('input[name="splitMode"][value="noSplit"]').check();
+      await waitForPreview(page, { count: 1, tag: 'DIV', width: 500 });
       assert.deepEqual(problems, []);
     } finally {
       await close();
