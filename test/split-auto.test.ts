@@ -138,6 +138,18 @@ describe('autoSplit', () => {
     assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.bottom * 2) - 6), [220, 60, 60]);
   });
 
+  it('scales any other unbreakable block taller than a card down to fit one card', async () => {
+    const columns =
+      '<div style="display:flex;gap:8px"><div style="flex:1;height:1400px;background:#3a7">left column</div>' +
+      '<div style="flex:1">right column</div></div>';
+    const layout = await splitLayout(service, { markdown: `# Columns\n\nBefore.\n\n${columns}\n\nAfter.`, splitMode: 'autoSplit' });
+    assertWellSplit(layout, 'tall block');
+    const holding = layout.report!.cards.filter((card) => /left column/.test(card.text));
+    assert.equal(holding.length, 1);
+    assert.match(holding[0]!.text, /right column/);
+    assert.match(holding[0]!.html, /transform: scale\(0\.\d+\)/);
+  });
+
   it('ignores overHiddenMode: every card fits by construction', async () => {
     const markdown = fixture('mixed');
     const plain = await service.generate({ markdown, splitMode: 'autoSplit' });

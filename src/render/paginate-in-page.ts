@@ -324,18 +324,26 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
 
   let pieces: Piece[] = [];
   collect(inner, [], pieces);
-  // An unbreakable block taller than a card is zoomed down to fit one, then everything is measured again.
-  let zoomed = false;
+  // A block that cannot be broken (a formula, a figure, columns) and is taller than a card is
+  // scaled down to fit one, like a picture. A transform keeps its line breaks (zoom would reflow
+  // its text into a wider measure), and a negative bottom margin gives back the height it no longer
+  // uses; the block is never split, so that margin stays exact. Then everything is measured again.
+  const scaleFactors = new Map<HTMLElement, number>();
   for (const piece of fitToCard ? pieces : []) {
     if (piece.kind !== 'block' || piece.rule) continue;
+    const target = piece.el as HTMLElement;
     const height = piece.bottom - piece.top;
-    const room = available - verticalChrome(piece.el.parentElement!, inner) - 1;
-    if (height > room && room > 0) {
-      (piece.el as HTMLElement).style.zoom = String(Math.floor((room / height) * 1000) / 1000);
-      zoomed = true;
-    }
+    const room = available - verticalChrome(target.parentElement!, inner) - 1;
+    if (height > room && room > 0) scaleFactors.set(target, Math.min(scaleFactors.get(target) ?? 1, room / height));
   }
-  if (zoomed) {
+  for (const [target, factor] of scaleFactors) {
+    const scale = Math.floor(factor * 1000) / 1000;
+    const height = target.offsetHeight;
+    target.style.transformOrigin = 'top center';
+    target.style.transform = `scale(${scale})`;
+    target.style.marginBottom = `${px(styleOf(target).marginBottom) - height * (1 - scale)}px`;
+  }
+  if (scaleFactors.size > 0) {
     pieces = [];
     collect(inner, [], pieces);
   }
@@ -726,7 +734,9 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
         last = node;
         // The line box of the text (its line-height, centred on the glyphs' content area): what the
         // layout places, whereas the content area of a tall font may reach past it.
-        const lineHeight = lineHeightOf(node.parentElement!);
+        // Text inside a block scaled down to fit the card is reported as drawn: its glyphs' boxes.
+        const scaled = node.parentElement!.closest('[style*="transform"]') !== null;
+        const lineHeight = scaled ? 0 : lineHeightOf(node.parentElement!);
         for (const r of rects) {
           const centre = (r.top + r.bottom) / 2 - cardTop;
           const half = lineHeight > 0 ? lineHeight / 2 : r.height / 2;
