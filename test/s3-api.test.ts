@@ -8,6 +8,9 @@ import { decodePng, download, isPng } from './helpers/images.js';
 import { eventually, startS3rver, type TestS3 } from './helpers/s3rver.js';
 import { startService, type RunningService } from './helpers/service.js';
 
+/** Four sections separated by top-level rules: four hrSplit cards. */
+const fourSections = ['# One', '# Two', '# Three', '# Four'].map((heading) => `${heading}\n\nA short section, 一段文字。`).join('\n\n---\n\n');
+
 async function ready(service: RunningService): Promise<{ status: number; json: any }> {
   const response = await fetch(`${service.baseUrl}/ready`);
   return { status: response.status, json: await response.json() };
@@ -65,6 +68,21 @@ describe('STORAGE=s3', () => {
       }
     });
 
+    it('stores every card of a multi-card request under its own key, in card order', async () => {
+      const { status, json } = await service.generate({ markdown: fourSections, splitMode: 'hrSplit' });
+      assert.equal(status, 200, JSON.stringify(json));
+      assert.equal(json.images.length, 4);
+      assert.equal(new Set(json.images.map((image: { fileName: string }) => image.fileName)).size, 4);
+      const stored = await Promise.all(json.images.map((image: { fileName: string }) => s3.readObject(`tenant-a/${image.fileName}`)));
+      for (const [index, image] of json.images.entries()) {
+        assert.equal(image.url, `${s3.endpoint}/cards/tenant-a/${image.fileName}`);
+        assert.equal(stored[index]!.contentLength, image.size);
+        assert.ok((await download(image.url)).bytes.equals(stored[index]!.bytes));
+      }
+      // Each card is its own picture, not four copies of one.
+      assert.equal(new Set(stored.map((object) => object.bytes.toString('base64'))).size, 4);
+    });
+
     it('serves no local /screenshots route: images live only in the bucket', async () => {
       const { json } = await service.generate({});
       const response = await fetch(`${service.baseUrl}/${json.images[0].fileName}`);
@@ -98,9 +116,13 @@ describe('STORAGE=s3', () => {
   it('answers 502 when the store goes away mid-upload, leaves no partial object, and works again once the store is back', async () => {
     const service = await startService(s3.env({ S3_PREFIX: 'outage' }));
     try {
-      // The store dies right after the image reached its disk, before it could answer.
-      s3.onObjectCreated(1, () => void s3.stop());
-      const failed = await service.generate({});
+      // The store dies right after the second of four cards reached its disk, before it could answer.
+      let landed = '';
+      s3.onObjectCreated(2, (key) => {
+        landed = key;
+        void s3.stop();
+      });
+      const failed = await service.generate({ markdown: fourSections, splitMode: 'hrSplit' });
       assert.equal(failed.status, 502, JSON.stringify(failed.json));
       assert.equal(failed.json.error, 'storage_failed');
       assert.match(failed.json.message, /^Could not store the images: the store did not answer \(ECONN\w+\)/);
@@ -111,7 +133,9 @@ describe('STORAGE=s3', () => {
       assert.match((await ready(service)).json.storage, /did not answer/);
       assert.equal((await service.generate({})).status, 502);
 
-      // Back on the same port and disk: the half-written object is removed without any request.
+      // Back on the same port and disk: the partial uploads are removed without any request.
+      assert.match(landed, /^outage\/screenshots\//);
+      assert.ok(s3.onDisk(landed), 'the store went away with a partial upload on its disk');
       await s3.start();
       await eventually('the partial upload is deleted', async () => (await s3.listKeys('outage/')).length === 0);
       await eventually('/ready reports ready again', async () => (await ready(service)).status === 200);

@@ -110,8 +110,8 @@ describe('storing several images in an S3-compatible store', () => {
     assert.match(landed, /^mid-run\/screenshots\//);
     assert.ok(pendingDeletions.size >= 2, `objects waiting for deletion: ${pendingDeletions.size}`);
 
+    assert.ok(s3.onDisk(landed), 'the store went away with a partial upload on its disk');
     await s3.start();
-    assert.ok((await s3.listKeys('mid-run/')).includes(landed), 'the store came back with the partial upload on its disk');
     await eventually('the partial uploads are deleted', async () => (await s3.listKeys('mid-run/')).length === 0 && pendingDeletions.size === 0);
     pendingDeletions.close();
 

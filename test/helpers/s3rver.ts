@@ -5,6 +5,7 @@ import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/clien
 import fs from 'node:fs';
 import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import S3rver from 's3rver';
 import { temporaryDir } from './service.js';
 import { sigV4Problem } from './sigv4-check.js';
@@ -41,6 +42,8 @@ export interface TestS3 {
   /** Calls `listener` once, with the key, after the n-th image (not health probe) has been written to disk. */
   onObjectCreated(count: number, listener: (key: string) => void): void;
   listKeys(prefix?: string): Promise<string[]>;
+  /** Whether the object is in s3rver's directory; works while the store is stopped too. */
+  onDisk(key: string): boolean;
   readObject(key: string): Promise<{ bytes: Buffer; contentType?: string; contentLength?: number; cacheControl?: string }>;
   close(): Promise<void>;
 }
@@ -114,6 +117,11 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
     async listKeys(prefix) {
       const listing = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (listing.Contents ?? []).map((object) => object.Key!).sort();
+    },
+    onDisk: (key) => {
+      // s3rver's file layout: <directory>/<bucket>/<key's folders>/<key's last part>._S3rver_object
+      const parts = key.split('/');
+      return fs.existsSync(path.join(directory, bucket, ...parts.slice(0, -1), `${parts.at(-1)}._S3rver_object`));
     },
     async readObject(key) {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
