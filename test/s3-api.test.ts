@@ -3,6 +3,7 @@
 // credentials or goes away answers 502 storage_failed and leaves nothing behind; the service
 // starts and keeps serving during an outage and recovers by itself when the store is back.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, download, isPng } from './helpers/images.js';
 import { eventually, startS3rver, type TestS3 } from './helpers/s3rver.js';
@@ -46,6 +47,9 @@ describe('STORAGE=s3', () => {
       assert.equal(object.contentType, 'image/png');
       assert.equal(object.contentLength, image.size);
       assert.equal(object.cacheControl, 'public, max-age=31536000, immutable');
+      const uploaded = s3.uploadHeaders(`tenant-a/${image.fileName}`);
+      assert.equal(uploaded?.['content-md5'], createHash('md5').update(object.bytes).digest('base64'), 'the upload carried the MD5 of the bytes');
+      assert.match(String(uploaded?.authorization), /SignedHeaders=[^,]*content-md5/);
       assert.ok(isPng(object.bytes));
       const png = decodePng(object.bytes);
       assert.deepEqual([png.width, png.height], [image.width, image.height]);

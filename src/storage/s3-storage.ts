@@ -1,7 +1,7 @@
 // S3-compatible storage (AWS S3, Cloudflare R2, MinIO, Aliyun OSS, Tencent COS, …) through the
 // official AWS SDK. The SDK retries transient failures (network errors, 5xx, throttling) with
 // jittered exponential backoff and stops waiting as soon as the request's deadline signal fires.
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from './s3-config.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
@@ -29,7 +29,8 @@ export class S3Storage implements Storage {
       credentials: config.credentials,
       maxAttempts,
       // Checksums only where the API requires them: the SDK's newer default (CRC32 on every
-      // upload) is refused by several S3-compatible stores, and Content-Length already guards size.
+      // upload) is refused by several S3-compatible stores. Uploads carry Content-MD5 instead,
+      // which every S3-compatible store checks.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       // A store that accepts the connection but never answers must not hold an upload for minutes.
@@ -45,6 +46,8 @@ export class S3Storage implements Storage {
         Body: body,
         ContentType: contentType,
         ContentLength: body.length,
+        // The store refuses a body damaged on the way (BadDigest) instead of serving it.
+        ContentMD5: createHash('md5').update(body).digest('base64'),
         CacheControl: cacheControl,
       }),
       signal,

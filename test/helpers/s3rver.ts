@@ -42,6 +42,8 @@ export interface TestS3 {
   /** Calls `listener` once, with the key, after the n-th image (not health probe) has been written to disk. */
   onObjectCreated(count: number, listener: (key: string) => void): void;
   listKeys(prefix?: string): Promise<string[]>;
+  /** The request headers of the last upload of `key`. */
+  uploadHeaders(key: string): http.IncomingHttpHeaders | undefined;
   /** Whether the object is in s3rver's directory; works while the store is stopped too. */
   onDisk(key: string): boolean;
   readObject(key: string): Promise<{ bytes: Buffer; contentType?: string; contentLength?: number; cacheControl?: string }>;
@@ -53,6 +55,7 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
   let port = 0;
   let server: (S3rver & S3rverInternals) | undefined;
   let createdListeners: Array<{ remaining: number; listener: (key: string) => void }> = [];
+  const uploads = new Map<string, http.IncomingHttpHeaders>();
 
   const start = async () => {
     const instance = new S3rver({ address: '127.0.0.1', port, directory, silent: true, configureBuckets: [{ name: bucket, configs: [] }] }) as S3rver & S3rverInternals;
@@ -60,7 +63,11 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
     const secrets = new Map([[s3rverCredentials.accessKeyId, s3rverCredentials.secretAccessKey]]);
     instance.middleware.unshift(async (ctx, next) => {
       const problem = sigV4Problem(ctx.req, secrets);
-      if (!problem) return next();
+      if (!problem) {
+        const pathOnly = (ctx.req.url ?? '').split('?')[0]!;
+        if (ctx.req.method === 'PUT' && pathOnly.startsWith(`/${bucket}/`)) uploads.set(decodeURIComponent(pathOnly.slice(bucket.length + 2)), ctx.req.headers);
+        return next();
+      }
       ctx.status = 403;
       ctx.type = 'application/xml';
       ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${problem.code}</Code><Message>${problem.message}</Message></Error>`;
@@ -118,6 +125,7 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
       const listing = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (listing.Contents ?? []).map((object) => object.Key!).sort();
     },
+    uploadHeaders: (key) => uploads.get(key),
     onDisk: (key) => {
       // s3rver's file layout: <directory>/<bucket>/<key's folders>/<key's last part>._S3rver_object
       const parts = key.split('/');
