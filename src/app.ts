@@ -12,6 +12,7 @@ import { registerApiReference, registerOpenApi } from './api/openapi.js';
 import { registerThemesRoute } from './api/themes-route.js';
 import { registerWebRoutes } from './api/web-route.js';
 import type { Config } from './config.js';
+import { RemoteImageFetcher } from './images/remote-image-fetcher.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import { buildShellDocument } from './render/shell-document.js';
@@ -82,7 +83,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   installErrorHandlers(server, config.bodyLimit);
   await registerOpenApi(server, themes);
-  registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cache });
+  const remoteImages = new RemoteImageFetcher({ policy: config.remoteImages, allowlist: config.remoteImagesAllowlist });
+  registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, remoteImages, cache });
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage);
   if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);

@@ -3,6 +3,7 @@
 // a bad deployment in one pass instead of one restart per mistake.
 import os from 'node:os';
 import path from 'node:path';
+import { allowlistProblems } from './images/address-policy.js';
 import { readS3Config, s3VariableNames, type S3Config } from './storage/s3-config.js';
 
 export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
@@ -129,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.remoteImages === 'allowlist' && config.remoteImagesAllowlist.length === 0) {
     problems.push('REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST, a comma-separated list of host names.');
   }
+  problems.push(...allowlistProblems(config.remoteImagesAllowlist));
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -1,6 +1,7 @@
 // The service's one operation, independent of HTTP: Markdown and options in, stored images out.
 // The HTTP route, and any other front end, call this so every path renders the same way.
 import type { FastifyBaseLogger } from 'fastify';
+import type { RemoteImageFetcher } from './images/remote-image-fetcher.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 import type { ImageFormat } from './render/render-page.js';
 import { renderCards, type RenderedImage, type SplitMode } from './render/render-cards.js';
@@ -34,10 +35,12 @@ export interface GenerateDeps {
   log: FastifyBaseLogger;
   /** Retries deleting the objects of failed requests that the store did not let go at once. */
   pendingDeletions?: PendingDeletions;
+  /** Fetches http(s) images for cards (REMOTE_IMAGES); without it remote images are placeholders. */
+  remoteImages?: RemoteImageFetcher;
 }
 
 /** What rendering alone needs: front ends without a store (the CLI) call renderImages with it. */
-export type RenderDeps = Pick<GenerateDeps, 'renderer' | 'themes'>;
+export type RenderDeps = Pick<GenerateDeps, 'renderer' | 'themes'> & Partial<Pick<GenerateDeps, 'remoteImages' | 'log'>>;
 
 /** Renders the cards of one request and stores them; on any failure nothing stays stored. */
 export async function generateImages(deps: GenerateDeps, options: GenerateOptions, signal: AbortSignal): Promise<StoredImage[]> {
@@ -48,7 +51,8 @@ export async function generateImages(deps: GenerateDeps, options: GenerateOption
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderImages(deps: RenderDeps, options: GenerateOptions, signal: AbortSignal): Promise<RenderedImage[]> {
   const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
-  const { html } = await renderMarkdown(options.markdown);
+  const { html, imageFailures } = await renderMarkdown(options.markdown, { mdxMode: options.mdxMode, remoteImages: deps.remoteImages, signal });
+  for (const failure of imageFailures) deps.log?.info(failure, 'remote image drawn as a placeholder');
   return deps.renderer.run(signal, (page) =>
     renderCards(page, {
       theme,

@@ -1,34 +1,94 @@
-// Markdown → sanitized HTML for the inside of a card (`.card-content-inner`).
-// One unified pipeline (remark → rehype) so every later feature (math, code highlighting, MDX)
-// works on the syntax tree, and the sanitizer sees the final tree rather than a string.
+// Markdown (or MDX) → sanitized HTML for the inside of a card (`.card-content-inner`).
+// One unified pipeline (remark → rehype) so every feature works on the syntax tree and the
+// sanitizer sees the final tree rather than a string. The order matters:
+//   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
+//   → raw HTML parsed → SANITIZED → inline styles cleaned
+//   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, fetched images
+//   → placeholders for images that could not be fetched → attributes for themes.
+import rehypeKatex from 'rehype-katex';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
+import remarkFlexibleMarkers from 'remark-flexible-markers';
+import remarkGemoji from 'remark-gemoji';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
+import { unified, type PluggableList } from 'unified';
+import { VFile } from 'vfile';
+import type { RemoteImageFetcher } from '../images/remote-image-fetcher.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
+import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
+import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
+import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
+import { katexOptions } from './math.js';
+import { remarkSafeMdx } from './mdx-components.js';
+import { mdxSyntaxError } from './mdx-errors.js';
 import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
 
-const processor = unified()
+const markdownFeatures: PluggableList = [
+  remarkGfm,
+  remarkMath,
+  // `==text==` → <mark>.
+  remarkFlexibleMarkers,
+  remarkGemoji,
+  remarkKeepCodeMeta,
+];
+
+const htmlSteps: PluggableList = [
+  [remarkRehype, { allowDangerousHtml: true }],
+  rehypeRaw,
+  [rehypeSanitize, sanitizeSchema],
+  rehypeCleanInlineStyles,
+  [rehypeKatex, katexOptions],
+  rehypeCodeBlocks,
+  rehypeInlineRemoteImages,
+  rehypePlaceholderForUnloadedImages,
+  rehypeAnnotateForThemes,
+  rehypeStringify,
+];
+
+const markdownProcessor = unified()
   .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeSanitize, sanitizeSchema)
-  .use(rehypePlaceholderForUnloadedImages)
-  .use(rehypeAnnotateForThemes)
-  .use(rehypeStringify)
+  .use(markdownFeatures)
+  .use(htmlSteps)
   .freeze();
+
+const mdxProcessor = unified()
+  .use(remarkParse)
+  .use(remarkMdx)
+  .use(remarkSafeMdx)
+  .use(markdownFeatures)
+  .use(htmlSteps)
+  .freeze();
+
+export interface RenderMarkdownOptions {
+  /** Parse as MDX with the fixed component set (PRODUCT.md §5). */
+  mdxMode?: boolean;
+  /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
+  remoteImages?: RemoteImageFetcher;
+  /** The request's deadline; image fetches stop when it aborts. */
+  signal?: AbortSignal;
+}
 
 export interface RenderedMarkdown {
   /** Sanitized HTML to place inside `.card-content-inner`. */
   html: string;
+  /** Remote images that were drawn as placeholders, and why (for the log, not the client). */
+  imageFailures: { src: string; reason: string }[];
 }
 
-export async function renderMarkdown(markdown: string): Promise<RenderedMarkdown> {
-  const file = await processor.process(markdown);
-  return { html: String(file) };
+/** Renders a document. Throws AppError invalid_request for MDX that cannot be shown safely. */
+export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+  const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
+  const file = new VFile({ value: markdown, data: { remoteImages } });
+  try {
+    const result = await (options.mdxMode ? mdxProcessor : markdownProcessor).process(file);
+    return { html: String(result), imageFailures: remoteImages.failures };
+  } catch (error) {
+    throw options.mdxMode ? mdxSyntaxError(error) : error;
+  }
 }

@@ -1,7 +1,9 @@
-// What raw HTML inside Markdown may keep. Starts from GitHub's rules (hast-util-sanitize's default)
-// and allows what card authors need for looks: inline `style`, <mark>, <u>, <font>-free spans.
+// What raw HTML inside Markdown may keep. Starts from GitHub's rules (hast-util-sanitize's default:
+// no script, style element, event handler, frame, object, embed, form, input other than a disabled
+// checkbox, base, meta or link) and allows what card authors need for looks: inline `style`,
+// <mark>, <u>, <span>, <small>, <center>, and class names.
 // Pages that show user content run with JavaScript off and no network, so `style` cannot fetch or
-// execute anything; the sanitizer is still the first wall, not the only one.
+// execute anything; the sanitizer is still the first wall, not the only one (see clean-inline-styles.ts).
 import { defaultSchema } from 'rehype-sanitize';
 import type { Options as SanitizeSchema } from 'rehype-sanitize';
 
@@ -13,10 +15,12 @@ export const sanitizeSchema: SanitizeSchema = {
   attributes: {
     ...base.attributes,
     '*': [...(base.attributes?.['*'] ?? []), 'style', 'className'],
-    code: [['className', /^language-./]],
+    // language-* for highlighting; math-* are remark-math's markers for inline and display formulas.
+    // The fence's meta string (title, line numbers) is read by the code block step after sanitizing.
+    code: [['className', /^language-./, 'math-inline', 'math-display'], 'dataMeta'],
     span: ['className', 'style'],
   },
-  // Only these URL schemes survive; `javascript:`, `vbscript:` and `data:text/html` links are dropped.
+  // Only these URL schemes survive; `javascript:`, `vbscript:`, `file:` and `data:text/html` are dropped.
   protocols: {
     ...base.protocols,
     href: ['http', 'https', 'mailto', 'tel'],

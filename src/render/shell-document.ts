@@ -3,6 +3,7 @@
 // twice (a fresh document per request costs 190–420 ms here; a swap costs a few ms).
 import fs from 'node:fs';
 import path from 'node:path';
+import { katexCss } from '../markdown/math.js';
 import { builtinThemesDir } from '../paths.js';
 import { fontFaceCss } from '../themes/fonts.js';
 import type { ThemeRegistry } from '../themes/registry.js';
@@ -15,6 +16,7 @@ export function buildShellDocument(themes: ThemeRegistry): string {
   return [
     '<!doctype html><html><head><meta charset="utf-8">',
     `<style>${fontFaceCss()}</style>`,
+    `<style>${katexCss()}</style>`,
     `<style>${baseCss}</style>`,
     `<style>${themes.allCss()}</style>`,
     '</head><body><div id="cards"></div></body></html>',

@@ -4,6 +4,7 @@
 // origin and the renderer answers from node_modules (see resolveFontFile).
 import fs from 'node:fs';
 import path from 'node:path';
+import { resolveKatexFontFile } from '../markdown/math.js';
 import { nodeModulesDir } from '../paths.js';
 
 interface BundledFont {
@@ -79,6 +80,8 @@ export function bundledFamilies(): string[] {
  * Only known packages and plain file names are accepted, so a crafted path cannot leave them.
  */
 export function resolveFontFile(urlPath: string): string | undefined {
+  const mathFont = resolveKatexFontFile(urlPath);
+  if (mathFont) return mathFont;
   const match = /^\/fonts\/([a-z0-9-]+)\/files\/([a-z0-9-]+\.woff2?)$/.exec(urlPath);
   if (!match) return undefined;
   const [, id, file] = match as unknown as [string, string, string];

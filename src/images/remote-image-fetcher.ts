@@ -1,0 +1,216 @@
+// Fetches an image for a card on the server (the render page never touches the network) and
+// refuses anything that could turn the service into a proxy into its own network (SSRF):
+// - only http(s); the host must pass the policy (REMOTE_IMAGES=off|public|allowlist);
+// - every address a name resolves to is checked AFTER DNS, and the socket connects to exactly the
+//   addresses that were checked (the check runs inside the connection's own lookup), so a DNS
+//   answer cannot change between check and connect;
+// - each redirect (at most 3) is checked again from the start, as a new request;
+// - only `image/*` responses whose bytes really are an image, within a size and time budget.
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { imageSize } from 'image-size';
+import type { RemoteImagesPolicy } from '../config.js';
+import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
+
+export interface RemoteImageOptions {
+  policy: RemoteImagesPolicy;
+  /** REMOTE_IMAGES_ALLOWLIST entries: `host`, `host:port` or `*.domain`. */
+  allowlist?: readonly string[];
+  /** Largest accepted image, in bytes. Default 10 MB. */
+  maxBytes?: number;
+  /** Time for one image including its redirects, in ms. Default 10 s. */
+  timeoutMs?: number;
+  /** Redirects followed, each re-checked. Default 3. */
+  maxRedirects?: number;
+  /** Largest accepted width × height, against decompression bombs. Default 40 megapixels. */
+  maxPixels?: number;
+  /**
+   * Resolves a host name to its addresses. Default: the system resolver (dns.lookup, which also
+   * reads /etc/hosts). Whatever it returns is what is checked and what is connected to.
+   */
+  resolve?: (hostName: string) => Promise<string[]>;
+}
+
+export interface FetchedImage {
+  /** The type found in the bytes (not the one the server claimed). */
+  mimeType: string;
+  bytes: Buffer;
+  width: number;
+  height: number;
+}
+
+/** A remote image that was not fetched, with a reason meant for logs. */
+export class RemoteImageRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RemoteImageRefused';
+  }
+}
+
+/** Image types Chromium draws, keyed by image-size's sniffed type. */
+const mimeOfSniffedType: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
+  svg: 'image/svg+xml',
+  heif: 'image/avif',
+};
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+const systemResolve = async (hostName: string): Promise<string[]> =>
+  (await dns.promises.lookup(hostName, { all: true, verbatim: true })).map((entry) => entry.address);
+
+export class RemoteImageFetcher {
+  readonly policy: RemoteImagesPolicy;
+  private readonly allowlist: HostAllowlist;
+  private readonly maxBytes: number;
+  private readonly timeoutMs: number;
+  private readonly maxRedirects: number;
+  private readonly maxPixels: number;
+  private readonly resolve: (hostName: string) => Promise<string[]>;
+
+  constructor(options: RemoteImageOptions) {
+    this.policy = options.policy;
+    this.allowlist = new HostAllowlist(options.allowlist ?? []);
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.maxRedirects = options.maxRedirects ?? 3;
+    this.maxPixels = options.maxPixels ?? 40_000_000;
+    this.resolve = options.resolve ?? systemResolve;
+  }
+
+  /** Fetches one image, or throws RemoteImageRefused (or the signal's reason when it aborted). */
+  async fetch(source: string, signal?: AbortSignal): Promise<FetchedImage> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const budget = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let url = parseRemoteUrl(source);
+    for (let redirects = 0; ; redirects++) {
+      const trusted = this.vet(url);
+      const response = await this.request(url, trusted, budget);
+      const location = response.headers.location;
+      if (redirectStatuses.has(response.statusCode ?? 0) && location) {
+        response.destroy();
+        if (redirects >= this.maxRedirects) throw new RemoteImageRefused(`more than ${this.maxRedirects} redirects`);
+        url = parseRemoteUrl(location, url);
+        continue;
+      }
+      return this.readImage(response, budget);
+    }
+  }
+
+  /** Refuses a URL the policy does not allow; returns whether its host is on the allowlist. */
+  private vet(url: URL): boolean {
+    if (this.policy === 'off') throw new RemoteImageRefused('remote images are off (REMOTE_IMAGES=off)');
+    const trusted = this.allowlist.matches(url);
+    if (this.policy === 'allowlist' && !trusted) throw new RemoteImageRefused(`${url.host} is not on REMOTE_IMAGES_ALLOWLIST`);
+    const host = bareHostName(url);
+    if (!trusted && isIpLiteral(host) && !isPublicAddress(host)) {
+      throw new RemoteImageRefused(`${host} is not a public address`);
+    }
+    return trusted;
+  }
+
+  private request(url: URL, trusted: boolean, signal: AbortSignal): Promise<http.IncomingMessage> {
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise((resolve, reject) => {
+      const request = client.request(url, {
+        method: 'GET',
+        // No pooled sockets: every connection goes through the checked lookup below.
+        agent: false,
+        lookup: this.checkedLookup(trusted),
+        signal,
+        headers: { accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8', 'user-agent': 'cardwright-image-fetcher' },
+      });
+      request.once('response', resolve);
+      request.once('error', (error) => reject(signal.aborted ? abortReason(signal) : error));
+      request.end();
+    });
+  }
+
+  /**
+   * The connection's own DNS step: resolves, refuses if ANY address is not public (unless the host
+   * is allowlisted), and hands exactly those addresses to the socket. IP literals never reach here;
+   * vet() checked them.
+   */
+  private checkedLookup(trusted: boolean): net.LookupFunction {
+    return (hostName, options, callback) => {
+      const reply = callback as (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
+      this.resolve(hostName)
+        .then((found) => {
+          const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => net.isIP(a) === options.family) : found;
+          if (wanted.length === 0) throw new RemoteImageRefused(`${hostName} has no address`);
+          const forbidden = trusted ? undefined : found.find((address) => !isPublicAddress(address));
+          if (forbidden !== undefined) throw new RemoteImageRefused(`${hostName} resolves to ${forbidden}, not a public address`);
+          if (options.all) reply(null, wanted.map((address) => ({ address, family: net.isIP(address) })));
+          else reply(null, wanted[0]!, net.isIP(wanted[0]!));
+        })
+        .catch((error: Error) => reply(error, ''));
+    };
+  }
+
+  private async readImage(response: http.IncomingMessage, signal: AbortSignal): Promise<FetchedImage> {
+    try {
+      if (response.statusCode !== 200) throw new RemoteImageRefused(`the server answered HTTP ${response.statusCode}`);
+      const declared = String(response.headers['content-type'] ?? '');
+      if (!/^image\//i.test(declared)) throw new RemoteImageRefused(`content-type "${declared}" is not image/*`);
+      const length = Number(response.headers['content-length']);
+      if (length > this.maxBytes) throw new RemoteImageRefused(`${length} bytes is over the ${this.maxBytes}-byte limit`);
+      const chunks: Buffer[] = [];
+      let received = 0;
+      for await (const chunk of response) {
+        received += (chunk as Buffer).length;
+        if (received > this.maxBytes) throw new RemoteImageRefused(`the image is over the ${this.maxBytes}-byte limit`);
+        chunks.push(chunk as Buffer);
+      }
+      const bytes = Buffer.concat(chunks);
+      return this.sniff(bytes, declared);
+    } catch (error) {
+      if (signal.aborted) throw abortReason(signal);
+      throw error;
+    } finally {
+      response.destroy();
+    }
+  }
+
+  /** Trusts the bytes, not the header: the data URI carries the type the bytes really have. */
+  private sniff(bytes: Buffer, declared: string): FetchedImage {
+    let size: ReturnType<typeof imageSize>;
+    try {
+      size = imageSize(bytes);
+    } catch {
+      throw new RemoteImageRefused(`the body is not an image (declared ${declared})`);
+    }
+    const mimeType = size.type && mimeOfSniffedType[size.type];
+    // HEIF-family bytes are drawable only as AVIF; HEIC photos are not.
+    if (size.type === 'heif' && !/^image\/avif/i.test(declared)) throw new RemoteImageRefused('HEIC images cannot be shown');
+    if (!mimeType) throw new RemoteImageRefused(`image type ${size.type} cannot be shown`);
+    if (size.width * size.height > this.maxPixels) throw new RemoteImageRefused(`${size.width}×${size.height} pixels is too large`);
+    return { mimeType, bytes, width: size.width, height: size.height };
+  }
+}
+
+export const toDataUri = (image: FetchedImage): string => `data:${image.mimeType};base64,${image.bytes.toString('base64')}`;
+
+function parseRemoteUrl(source: string, base?: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(source, base);
+  } catch {
+    throw new RemoteImageRefused(`"${source}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteImageRefused(`${url.protocol} URLs are not fetched`);
+  if (url.username || url.password) throw new RemoteImageRefused('URLs with credentials are not fetched');
+  return url;
+}
+
+/** A deadline that passed reads as a time-out; the caller's own abort keeps its reason. */
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new RemoteImageRefused('the image fetch was cancelled');
+}

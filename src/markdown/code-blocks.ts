@@ -1,0 +1,164 @@
+// Fenced code blocks → highlighted code in a window frame, as the reference service draws them:
+// a macOS-style header (three dots, optional title, language label), Shiki colours, optional
+// line numbers and highlighted lines. Options come from the fence's meta string:
+//   ```ts title="app.ts" showLineNumbers {2,4-5}
+// Shiki's highlighter is created once per process and each language is loaded the first time a
+// document uses it; an unknown language is shown as plain text, never an error.
+import type { Element, ElementContent, Parents, Root } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
+import { bundledLanguages, bundledLanguagesInfo, createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
+import { visit } from 'unist-util-visit';
+
+/** Token colours for light and dark cards; themes pick one through the CSS variables Shiki writes. */
+const shikiThemes = { light: 'github-light', dark: 'github-dark' } as const;
+
+let highlighter: Promise<Highlighter> | undefined;
+const getHighlighter = (): Promise<Highlighter> => (highlighter ??= createWarmHighlighter());
+
+async function createWarmHighlighter(): Promise<Highlighter> {
+  const created = await createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
+  // Shiki 4.6 colours the very first dual-theme highlight of a new highlighter with the wrong
+  // light palette; one throw-away highlight first makes every real one right.
+  created.codeToHast('', { lang: 'text', themes: shikiThemes, defaultColor: false });
+  return created;
+}
+
+/**
+ * remark: keeps the fence's meta string (which the HTML step would otherwise drop) as a
+ * `data-meta` attribute on the <code>, where the highlighter finds it after sanitizing.
+ */
+export function remarkKeepCodeMeta() {
+  return (tree: MdastRoot) => {
+    visit(tree, 'code', (node) => {
+      if (!node.meta) return;
+      node.data = { ...node.data, hProperties: { ...node.data?.hProperties, dataMeta: node.meta } };
+    });
+  };
+}
+
+export interface CodeMeta {
+  title?: string;
+  /** First line number when line numbers are on. */
+  lineNumbersFrom?: number;
+  highlightedLines: Set<number>;
+}
+
+/** Reads `title="…"`, `showLineNumbers` / `showLineNumbers{10}` / `lineNumbers` and `{1,3-5}`. */
+export function parseCodeMeta(meta: string): CodeMeta {
+  const title = /\btitle=(?:"([^"]*)"|'([^']*)'|(\S+))/.exec(meta);
+  const numbers = /\b(?:showLineNumbers|lineNumbers)(?:\{(\d{1,6})\})?/.exec(meta);
+  const highlightedLines = new Set<number>();
+  const withoutTitle = title ? meta.replace(title[0], '') : meta;
+  for (const range of /(?:^|\s)\{([\d,\s-]+)\}/.exec(withoutTitle)?.[1]?.split(',') ?? []) {
+    const [from, to] = range.split('-').map((part) => Number(part.trim()));
+    if (!from) continue;
+    for (let line = from; line <= Math.min(to || from, from + 10_000); line++) highlightedLines.add(line);
+  }
+  return {
+    title: (title?.[1] ?? title?.[2] ?? title?.[3])?.trim() || undefined,
+    lineNumbersFrom: numbers ? Number(numbers[1] ?? 1) : undefined,
+    highlightedLines,
+  };
+}
+
+/** rehype: replaces every `pre > code` with the framed, highlighted block. Runs after sanitizing. */
+export function rehypeCodeBlocks() {
+  return async (tree: Root) => {
+    const blocks: { pre: Element; code: Element; parent: Parents }[] = [];
+    visit(tree, 'element', (node: Element, _index, parent) => {
+      const code = node.tagName === 'pre' ? node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code') : undefined;
+      if (code && parent) blocks.push({ pre: node, code, parent });
+    });
+    if (blocks.length === 0) return;
+    const shiki = await getHighlighter();
+    for (const { pre, code, parent } of blocks) {
+      const index = parent.children.indexOf(pre);
+      if (index >= 0) parent.children[index] = await frameCodeBlock(shiki, code);
+    }
+  };
+}
+
+async function frameCodeBlock(shiki: Highlighter, code: Element): Promise<Element> {
+  const written = languageOf(code);
+  const language = written ? await loadLanguage(shiki, written) : undefined;
+  const meta = parseCodeMeta(typeof code.properties.dataMeta === 'string' ? code.properties.dataMeta : '');
+  const source = textOf(code).replace(/\n$/, '');
+  const highlighted = highlight(shiki, source, language?.id ?? 'text');
+
+  const lines = highlighted.children.filter((child): child is Element => child.type === 'element');
+  lines.forEach((line, position) => {
+    if (!meta.highlightedLines.has(position + 1)) return;
+    delete line.properties.class;
+    line.properties.className = ['line', 'highlighted'];
+  });
+  const preClasses = ['shiki', ...(meta.lineNumbersFrom !== undefined ? ['line-numbers'] : [])];
+  const header: ElementContent[] = [
+    span('code-dots', [span('code-dot'), span('code-dot'), span('code-dot')]),
+    ...(meta.title ? [span('code-title', [{ type: 'text', value: meta.title }])] : []),
+    ...(written ? [span('code-lang', [{ type: 'text', value: language?.name ?? written }])] : []),
+  ];
+  // The header sits inside the <pre>, so a theme's code block style (background, radius,
+  // padding) frames header and code together.
+  return {
+    type: 'element',
+    tagName: 'pre',
+    properties: {
+      className: ['code-block', ...preClasses],
+      ...(language ? { dataLanguage: language.id } : {}),
+      ...(meta.lineNumbersFrom !== undefined && meta.lineNumbersFrom !== 1 ? { style: `--line-start: ${meta.lineNumbersFrom - 1}` } : {}),
+    },
+    children: [
+      { type: 'element', tagName: 'div', properties: { className: ['code-header'] }, children: header },
+      { type: 'element', tagName: 'code', properties: {}, children: highlighted.children },
+    ],
+  };
+}
+
+/** Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables. */
+function highlight(shiki: Highlighter, source: string, language: string): Element {
+  try {
+    const root = shiki.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false });
+    const pre = root.children[0] as Element;
+    return pre.children[0] as Element;
+  } catch {
+    return language === 'text' ? plainCode(source) : highlight(shiki, source, 'text');
+  }
+}
+
+function plainCode(source: string): Element {
+  return {
+    type: 'element',
+    tagName: 'code',
+    properties: {},
+    children: source
+      .split('\n')
+      .flatMap((line, index): ElementContent[] => [...(index > 0 ? [{ type: 'text' as const, value: '\n' }] : []), span('line', [{ type: 'text', value: line }])]),
+  };
+}
+
+async function loadLanguage(shiki: Highlighter, written: string): Promise<{ id: string; name: string } | undefined> {
+  const key = written.toLowerCase();
+  if (!Object.hasOwn(bundledLanguages, key)) return undefined;
+  const info = bundledLanguagesInfo.find((candidate) => candidate.id === key || candidate.aliases?.includes(key));
+  if (!info) return undefined;
+  try {
+    await shiki.loadLanguage(key as BundledLanguage);
+  } catch {
+    return undefined;
+  }
+  return { id: key, name: info.name };
+}
+
+function languageOf(code: Element): string | undefined {
+  const classes = Array.isArray(code.properties.className) ? code.properties.className : [];
+  const language = classes.map(String).find((name) => name.startsWith('language-'));
+  return language ? language.slice('language-'.length).slice(0, 40) : undefined;
+}
+
+function textOf(node: Element): string {
+  return node.children.map((child) => (child.type === 'text' ? child.value : child.type === 'element' ? textOf(child) : '')).join('');
+}
+
+function span(className: string, children: ElementContent[] = []): Element {
+  return { type: 'element', tagName: 'span', properties: { className: [className] }, children };
+}

@@ -1,0 +1,132 @@
+// Rich Markdown end to end: each fixture document is rendered through the pipeline (checked in the
+// HTML it produces) and through the real service (checked in the pixels of the card).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { RemoteImageFetcher } from '../src/images/remote-image-fetcher.js';
+import { renderMarkdown } from '../src/markdown/render-markdown.js';
+import { katexCss } from '../src/markdown/math.js';
+import { resolveFontFile } from '../src/themes/fonts.js';
+import { countNear } from './helpers/images.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { countWhere, renderCard } from './helpers/rendered-card.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'markdown');
+const fixture = (name: string) => fs.readFileSync(path.join(fixturesDir, name), 'utf8');
+
+describe('Markdown features in HTML', () => {
+  it('renders GFM in full: aligned tables, task lists, strikethrough, autolinks, footnotes, ==mark== and :emoji:', async () => {
+    const { html } = await renderMarkdown(fixture('gfm.md'));
+    assert.match(html, /<h1 data-text="GFM in full 🚀">GFM in full 🚀<\/h1>/);
+    assert.match(html, /<mark[^>]*>highlighted words<\/mark>/);
+    assert.match(html, /<del>struck out<\/del>/);
+    assert.match(html, /<a href="https:\/\/example.com">https:\/\/example.com<\/a>/);
+    assert.match(html, /<th align="left">Left<\/th>\s*<th align="center">Centre<\/th>\s*<th align="right">Right<\/th>/);
+    assert.match(html, /<input type="checkbox" checked disabled> write the card/);
+    assert.match(html, /<input type="checkbox" disabled> post it 🎉/);
+    assert.match(html, /<sup><a href="#user-content-fn-1"[^>]*>1<\/a><\/sup>/);
+    assert.match(html, /<section data-footnotes[^>]*>[\s\S]*The source, in a footnote\./);
+  });
+
+  it('frames code blocks with a header, language label, optional title and line numbers, and highlights them with Shiki', async () => {
+    const { html } = await renderMarkdown(fixture('code.md'));
+    const blocks = html.match(/<pre class="code-block[^"]*"[\s\S]*?<\/pre>/g) ?? [];
+    assert.equal(blocks.length, 3);
+    const [ts, python, unknown] = blocks as [string, string, string];
+    assert.match(ts, /class="code-block shiki line-numbers" data-language="ts"/);
+    assert.match(ts, /<span class="code-title">server.ts<\/span><span class="code-lang">TypeScript<\/span>/);
+    assert.match(ts, /<span class="line highlighted"><span[^>]*>const<\/span><span[^>]*> app</);
+    assert.match(ts, /--shiki-light:#D73A49[^>]*>import</);
+    assert.equal((ts.match(/class="code-dot"/g) ?? []).length, 3);
+    assert.match(python, /<span class="code-lang">Python<\/span>/);
+    assert.doesNotMatch(python, /code-title|line-numbers/);
+    // An unknown language is plain text with its name as the label, never an error.
+    assert.match(unknown, /<span class="code-lang">nosuchlanguage<\/span>/);
+    assert.match(unknown, /plain text, never an error/);
+    assert.doesNotMatch(unknown, /--shiki-light:#D73A49/);
+  });
+
+  it('reads fence options: title in quotes, line numbers from a start, highlighted ranges', async () => {
+    const { html } = await renderMarkdown("```js title='a b.js' showLineNumbers{10} {1-2}\nx()\ny()\nz()\n```");
+    assert.match(html, /<span class="code-title">a b.js<\/span>/);
+    assert.match(html, /style="--line-start: 9"/);
+    assert.equal((html.match(/class="line highlighted"/g) ?? []).length, 2);
+  });
+
+  it('renders math with KaTeX on the server, and a bad formula as error-coloured source', async () => {
+    const { html } = await renderMarkdown(fixture('math.md'));
+    assert.equal((html.match(/<span class="katex">/g) ?? []).length, 3);
+    assert.match(html, /<span class="katex-display">/);
+    assert.match(html, /<span class="katex-error"[^>]*style="color:#cc0000"[^>]*>\\frac\{1\}\{<\/span>/);
+  });
+
+  it('caps KaTeX sizes and macro expansion instead of failing or hanging', async () => {
+    const { html } = await renderMarkdown('$\\rule{1000em}{1000em}$ and $\\def\\a{\\a\\a}\\a$');
+    assert.doesNotMatch(html, /1000em/);
+    assert.match(html, /katex-error/);
+  });
+
+  it('points every KaTeX font at a file the renderer serves', () => {
+    const urls = [...katexCss().matchAll(/url\(([^)]+)\)/g)].map((match) => match[1]!);
+    assert.ok(urls.length >= 20, `${urls.length} font URLs`);
+    for (const url of urls) {
+      const file = resolveFontFile(url);
+      assert.ok(file && fs.existsSync(file), `${url} is served`);
+    }
+  });
+});
+
+describe('Markdown features in pixels', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+  before(async () => {
+    images = await startImageServer();
+    service = await startService({ REMOTE_IMAGES: 'allowlist', REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}` });
+  });
+  after(async () => {
+    await service.close();
+    await images.close();
+  });
+
+  it('draws highlights, emoji and the table', async () => {
+    const png = await renderCard(service, { markdown: fixture('gfm.md') }, 'markdown-gfm');
+    assert.ok(countWhere(png, (r, g, b) => r > 235 && g > 190 && g < 240 && b < 170) > 500, 'a yellow highlighter band');
+    assert.ok(countWhere(png, (r, g, b) => r > 180 && g < 90 && b < 90) > 100, 'the red of the rocket and apple emoji');
+  });
+
+  it('draws code blocks with the window dots and token colours', async () => {
+    const png = await renderCard(service, { markdown: fixture('code.md') }, 'markdown-code');
+    for (const dot of [[0xff, 0x60, 0x5c], [0xff, 0xbd, 0x44], [0x00, 0xca, 0x4e]] as [number, number, number][]) {
+      assert.ok(countNear(png, dot, 8) > 3 * 150, `window dot ${dot}`);
+    }
+    assert.ok(countNear(png, [0xd7, 0x3a, 0x49], 20) > 200, 'keyword red from github-light');
+  });
+
+  it('draws formulas, and the broken one in the error colour', async () => {
+    const png = await renderCard(service, { markdown: fixture('math.md') }, 'markdown-math');
+    assert.ok(countNear(png, [0xcc, 0x00, 0x00], 40) > 100, 'error-coloured source');
+  });
+
+  it('inlines a remote image fetched by the server, and draws a placeholder with the alt text for one that fails', async () => {
+    const markdown = `![a red box](${images.origin}/red.png)\n\n![missing picture](${images.origin}/nothing.png)`;
+    const { html } = await renderMarkdown(markdown, {
+      remoteImages: new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] }),
+    });
+    assert.match(html, /<img src="data:image\/png;base64,[A-Za-z0-9+/=]+" alt="a red box">/);
+    assert.match(html, /<span class="image-placeholder" role="img" aria-label="missing picture">missing picture<\/span>/);
+
+    const before = images.hits.length;
+    const png = await renderCard(service, { markdown }, 'markdown-image');
+    assert.deepEqual(images.hits.slice(before).sort(), ['/nothing.png', '/red.png']);
+    assert.ok(countNear(png, [230, 20, 20], 10) > 150 * 80, 'the red image is drawn');
+  });
+
+  it('keeps data: images and draws them', async () => {
+    const dataUri = `data:image/png;base64,${fs.readFileSync(path.join(fixturesDir, 'blue.png')).toString('base64')}`;
+    const png = await renderCard(service, { markdown: `![blue](${dataUri})` }, 'markdown-data-image');
+    assert.ok(countNear(png, [20, 60, 220], 10) > 10_000);
+  });
+});
