@@ -49,11 +49,11 @@ export function cssLength(value: string, maxPx: number, prop = 'size', minPx = 0
 
 const genericFamilies = new Set(['serif', 'sans-serif', 'monospace', 'cursive', 'fantasy', 'system-ui']);
 
-/** Family names of letters, digits, spaces and dashes, each quoted (generic families stay bare). */
+/** Family names of letters, digits, spaces and dashes, each in single quotes (generic families stay bare). */
 export function cssFontFamily(value: string): string {
   const families = value.split(',').map((family) => family.trim().replace(/^["']|["']$/g, ''));
   if (families.length === 0 || families.length > 8 || families.some((family) => !/^[\p{L}\p{N} _-]{1,60}$/u.test(family))) {
     throw new PropError('face', value, 'font family names of letters, digits, spaces and dashes, comma separated (e.g. "Noto Serif SC, serif")');
   }
-  return families.map((family) => (genericFamilies.has(family.toLowerCase()) ? family.toLowerCase() : `"${family}"`)).join(', ');
+  return families.map((family) => (genericFamilies.has(family.toLowerCase()) ? family.toLowerCase() : `'${family}'`)).join(', ');
 }

@@ -20,6 +20,8 @@ export const sanitizeSchema: SanitizeSchema = {
     code: [['className', /^language-./, 'math-inline', 'math-display'], 'dataMeta'],
     span: ['className', 'style'],
   },
+  // These elements go with their content: a <style> block's CSS would otherwise show up as text.
+  strip: ['script', 'style'],
   // Only these URL schemes survive; `javascript:`, `vbscript:`, `file:` and `data:text/html` are dropped.
   protocols: {
     ...base.protocols,
