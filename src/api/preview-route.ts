@@ -44,7 +44,8 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     budget.spend(request.ip, 1 + options.markdown.length / charactersPerToken + (paginated ? 5 : 0));
 
     const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
-    const { html } = await renderMarkdown(options.markdown);
+    // mdxMode as Generate has it; remote images stay placeholders here, since this route needs no key.
+    const { html } = await renderMarkdown(options.markdown, { mdxMode: options.mdxMode });
     let cards: PreviewCard[];
     if (!paginated) {
       // The markup renderCards lays out and captures for a noSplit request, built without the browser.

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { checkGenerateBody } from '../api/check-generate-body.js';
 import type { Config } from '../config.js';
 import { renderImages } from '../generate.js';
+import { RemoteImageFetcher } from '../images/remote-image-fetcher.js';
 import type { RenderedImage } from '../render/render-cards.js';
 import { Renderer } from '../render/renderer.js';
 import { buildShellDocument } from '../render/shell-document.js';
@@ -17,6 +18,7 @@ export function stderrLogger(env: Record<string, string | undefined> = process.e
 
 export class LocalRenderer {
   private renderer?: Renderer;
+  private remoteImages?: RemoteImageFetcher;
 
   private constructor(
     readonly themes: ThemeRegistry,
@@ -44,7 +46,9 @@ export class LocalRenderer {
       chromiumPath: this.config.chromiumPath,
       log: this.log,
     });
-    return renderImages({ renderer: this.renderer, themes: this.themes }, options, AbortSignal.timeout(this.config.requestTimeoutMs));
+    this.remoteImages ??= new RemoteImageFetcher({ policy: this.config.remoteImages, allowlist: this.config.remoteImagesAllowlist });
+    const deps = { renderer: this.renderer, themes: this.themes, remoteImages: this.remoteImages, log: this.log };
+    return renderImages(deps, options, AbortSignal.timeout(this.config.requestTimeoutMs));
   }
 
   /** Closes the browser, if one was launched. */
