@@ -96,7 +96,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // meanwhile; an unreachable store is logged, never fatal.
   await Promise.all([
     renderer.start(),
-    renderMarkdown('# Warm-up\n\n**bold** *em* `code` $x^2$\n\n- item\n\n| a |\n|---|\n| 1 |\n\n```js\nlet a = 1;\n```'),
+    renderMarkdown('# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |'),
     checkStorageAtStartup(storage, server.log),
   ]);
   await server.ready();

@@ -6,21 +6,29 @@
 // document uses it; an unknown language is shown as plain text, never an error.
 import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
-import { bundledLanguages, bundledLanguagesInfo, createHighlighter, type BundledLanguage, type Highlighter } from 'shiki';
+import type { BundledLanguage, Highlighter } from 'shiki';
 import { visit } from 'unist-util-visit';
 
 /** Token colours for light and dark cards; themes pick one through the CSS variables Shiki writes. */
 const shikiThemes = { light: 'github-light', dark: 'github-dark' } as const;
 
-let highlighter: Promise<Highlighter> | undefined;
-const getHighlighter = (): Promise<Highlighter> => (highlighter ??= createWarmHighlighter());
+type Shiki = typeof import('shiki');
+interface LoadedShiki {
+  shiki: Shiki;
+  highlighter: Highlighter;
+}
 
-async function createWarmHighlighter(): Promise<Highlighter> {
-  const created = await createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
+let loaded: Promise<LoadedShiki> | undefined;
+/** Shiki is imported on the first code block, so documents without code never pay for it. */
+const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
+
+async function loadShiki(): Promise<LoadedShiki> {
+  const shiki = await import('shiki');
+  const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
   // Shiki 4.6 colours the very first dual-theme highlight of a new highlighter with the wrong
   // light palette; one throw-away highlight first makes every real one right.
   created.codeToHast('', { lang: 'text', themes: shikiThemes, defaultColor: false });
-  return created;
+  return { shiki, highlighter: created };
 }
 
 /**
@@ -70,7 +78,7 @@ export function rehypeCodeBlocks() {
       if (code && parent) blocks.push({ pre: node, code, parent });
     });
     if (blocks.length === 0) return;
-    const shiki = await getHighlighter();
+    const shiki = await getShiki();
     for (const { pre, code, parent } of blocks) {
       const index = parent.children.indexOf(pre);
       if (index >= 0) parent.children[index] = await frameCodeBlock(shiki, code);
@@ -78,12 +86,12 @@ export function rehypeCodeBlocks() {
   };
 }
 
-async function frameCodeBlock(shiki: Highlighter, code: Element): Promise<Element> {
+async function frameCodeBlock({ shiki, highlighter }: LoadedShiki, code: Element): Promise<Element> {
   const written = languageOf(code);
-  const language = written ? await loadLanguage(shiki, written) : undefined;
+  const language = written ? await loadLanguage(shiki, highlighter, written) : undefined;
   const meta = parseCodeMeta(typeof code.properties.dataMeta === 'string' ? code.properties.dataMeta : '');
   const source = textOf(code).replace(/\n$/, '');
-  const highlighted = highlight(shiki, source, language?.id ?? 'text');
+  const highlighted = highlight(highlighter, source, language?.id ?? 'text');
 
   const lines = highlighted.children.filter((child): child is Element => child.type === 'element');
   lines.forEach((line, position) => {
@@ -115,13 +123,13 @@ async function frameCodeBlock(shiki: Highlighter, code: Element): Promise<Elemen
 }
 
 /** Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables. */
-function highlight(shiki: Highlighter, source: string, language: string): Element {
+function highlight(highlighter: Highlighter, source: string, language: string): Element {
   try {
-    const root = shiki.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false });
+    const root = highlighter.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false });
     const pre = root.children[0] as Element;
     return pre.children[0] as Element;
   } catch {
-    return language === 'text' ? plainCode(source) : highlight(shiki, source, 'text');
+    return language === 'text' ? plainCode(source) : highlight(highlighter, source, 'text');
   }
 }
 
@@ -136,13 +144,13 @@ function plainCode(source: string): Element {
   };
 }
 
-async function loadLanguage(shiki: Highlighter, written: string): Promise<{ id: string; name: string } | undefined> {
+async function loadLanguage(shiki: Shiki, highlighter: Highlighter, written: string): Promise<{ id: string; name: string } | undefined> {
   const key = written.toLowerCase();
-  if (!Object.hasOwn(bundledLanguages, key)) return undefined;
-  const info = bundledLanguagesInfo.find((candidate) => candidate.id === key || candidate.aliases?.includes(key));
+  if (!Object.hasOwn(shiki.bundledLanguages, key)) return undefined;
+  const info = shiki.bundledLanguagesInfo.find((candidate) => candidate.id === key || candidate.aliases?.includes(key));
   if (!info) return undefined;
   try {
-    await shiki.loadLanguage(key as BundledLanguage);
+    await highlighter.loadLanguage(key as BundledLanguage);
   } catch {
     return undefined;
   }

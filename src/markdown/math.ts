@@ -2,7 +2,10 @@
 // and fonts, both supplied by the service (the page has no network).
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Element, Root } from 'hast';
 import type { Options as KatexOptions } from 'rehype-katex';
+import { visit, EXIT } from 'unist-util-visit';
+import type { VFile } from 'vfile';
 import { nodeModulesDir } from '../paths.js';
 
 /**
@@ -19,6 +22,27 @@ export const katexOptions: KatexOptions = {
   maxSize: 20,
   maxExpand: 1000,
 };
+
+const mathClasses = ['language-math', 'math-inline', 'math-display'];
+
+/**
+ * rehype: renders the formulas of a document with rehype-katex. KaTeX is imported by the first
+ * document that has a formula, so the service starts (and plain documents render) without it.
+ */
+export function rehypeMath() {
+  return async (tree: Root, file: VFile) => {
+    let hasMath = false;
+    visit(tree, 'element', (node: Element) => {
+      const classes = Array.isArray(node.properties.className) ? node.properties.className : [];
+      if (!classes.some((name) => mathClasses.includes(String(name)))) return undefined;
+      hasMath = true;
+      return EXIT;
+    });
+    if (!hasMath) return;
+    const { default: rehypeKatex } = await import('rehype-katex');
+    rehypeKatex(katexOptions)(tree, file);
+  };
+}
 
 const katexDist = path.join(nodeModulesDir, 'katex', 'dist');
 

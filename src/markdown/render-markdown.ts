@@ -5,7 +5,6 @@
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
 //   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, fetched images
 //   → placeholders for images that could not be fetched → attributes for themes.
-import rehypeKatex from 'rehype-katex';
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
@@ -13,7 +12,6 @@ import remarkFlexibleMarkers from 'remark-flexible-markers';
 import remarkGemoji from 'remark-gemoji';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
-import remarkMdx from 'remark-mdx';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
@@ -23,8 +21,7 @@ import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
-import { katexOptions } from './math.js';
-import { remarkSafeMdx } from './mdx-components.js';
+import { rehypeMath } from './math.js';
 import { mdxSyntaxError } from './mdx-errors.js';
 import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
@@ -43,7 +40,7 @@ const htmlSteps: PluggableList = [
   rehypeRaw,
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
-  [rehypeKatex, katexOptions],
+  rehypeMath,
   rehypeCodeBlocks,
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
@@ -57,13 +54,14 @@ const markdownProcessor = unified()
   .use(htmlSteps)
   .freeze();
 
-const mdxProcessor = unified()
-  .use(remarkParse)
-  .use(remarkMdx)
-  .use(remarkSafeMdx)
-  .use(markdownFeatures)
-  .use(htmlSteps)
-  .freeze();
+async function buildMdxProcessor() {
+  const [{ default: remarkMdx }, { remarkSafeMdx }] = await Promise.all([import('remark-mdx'), import('./mdx-components.js')]);
+  return unified().use(remarkParse).use(remarkMdx).use(remarkSafeMdx).use(markdownFeatures).use(htmlSteps).freeze();
+}
+
+/** The MDX processor, built (remark-mdx and the components imported) by the first mdxMode request. */
+let mdxProcessor: ReturnType<typeof buildMdxProcessor> | undefined;
+const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 
 export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (PRODUCT.md §5). */
@@ -86,7 +84,8 @@ export async function renderMarkdown(markdown: string, options: RenderMarkdownOp
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
   const file = new VFile({ value: markdown, data: { remoteImages } });
   try {
-    const result = await (options.mdxMode ? mdxProcessor : markdownProcessor).process(file);
+    const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;
+    const result = await processor.process(file);
     return { html: String(result), imageFailures: remoteImages.failures };
   } catch (error) {
     throw options.mdxMode ? mdxSyntaxError(error) : error;
