@@ -35,6 +35,16 @@ export interface Config {
   bodyLimit: number;
   /** Identical repeated requests are answered from memory; undefined when RENDER_CACHE=off. */
   renderCache?: { maxEntries: number; ttlMs: number };
+  /** Renders after which the browser is replaced by a fresh one (0: never). */
+  browserRestartAfter: number;
+  /** How often the browser is probed; one that does not answer is killed and replaced (0: never). */
+  browserProbeIntervalMs: number;
+  /** How long a stopping service waits for requests in flight before it closes anyway. */
+  shutdownGraceMs: number;
+  /** Requests per API key and minute (0: unlimited). */
+  rateLimitPerMinute: number;
+  /** Redis holding the rate-limit counters shared by replicas; in memory when unset. */
+  redisUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -118,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
             ttlMs: integer('RENDER_CACHE_TTL_SECONDS', 3600, 1, 30 * 24 * 3600) * 1000,
           }
         : undefined,
+    browserRestartAfter: integer('BROWSER_RESTART_AFTER', 5_000, 0, 10_000_000),
+    browserProbeIntervalMs: integer('BROWSER_PROBE_INTERVAL_MS', 10_000, 0, 3_600_000),
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 25_000, 0, 3_600_000),
+    rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
+    redisUrl: text('REDIS_URL'),
   };
 
   if (config.storage === 's3') {
@@ -131,6 +146,10 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST, a comma-separated list of host names.');
   }
   problems.push(...allowlistProblems(config.remoteImagesAllowlist));
+
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
+    problems.push('REDIS_URL must look like redis://host:6379 or rediss://user:password@host:6380.');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

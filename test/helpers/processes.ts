@@ -1,0 +1,50 @@
+// Process inspection through /proc (Linux), for tests that check Chromium processes: which browser
+// a process runs, and whether anything of a browser's process group is still alive.
+import fs from 'node:fs';
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Process group id: Chromium's helpers share the browser's, which is the browser's own pid. */
+  pgrp: number;
+  state: string;
+  cmdline: string;
+}
+
+export function listProcesses(): ProcessInfo[] {
+  const result: ProcessInfo[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // Fields after "(comm)": state ppid pgrp ...; comm itself may contain spaces or parentheses.
+      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      result.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state: state!, cmdline });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return result;
+}
+
+/** Live (not zombie) processes in the process group of each given browser pid. */
+export function processesInGroups(groups: Iterable<number>): ProcessInfo[] {
+  const wanted = new Set(groups);
+  return listProcesses().filter((p) => wanted.has(p.pgrp) && p.state !== 'Z');
+}
+
+/** Browser processes (not helpers) that are children of `parent`, found by their command line. */
+export function browserChildrenOf(parent: number): ProcessInfo[] {
+  return listProcesses().filter((p) => p.ppid === parent && p.cmdline.includes('--cardwright-browser=') && p.state !== 'Z');
+}
+
+/** Polls `condition` every 50 ms until it holds or `timeoutMs` passes; returns whether it held. */
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,130 @@
+// Browser supervision: a crash during renders loses no accepted request and never mixes up
+// images; a planned restart fails nothing; a browser that stops answering is replaced; and no
+// Chromium process of a replaced browser is left behind.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { countNear, decodePng, download } from './helpers/images.js';
+import { metric } from './helpers/metrics.js';
+import { browserChildrenOf, eventually, processesInGroups } from './helpers/processes.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+const palette: Array<[number, number, number]> = [
+  [220, 20, 20], [20, 160, 40], [20, 50, 210], [210, 160, 0], [160, 20, 190], [0, 160, 160],
+  [130, 70, 0], [240, 120, 180], [90, 90, 90], [0, 90, 40], [120, 0, 40], [60, 120, 240],
+];
+
+/** A request whose image is recognisable: its own width and a block of its own colour. */
+function distinctBody(index: number, blur = 0) {
+  const [r, g, b] = palette[index % palette.length]!;
+  return {
+    markdown: `<div style="height:1000px;background:rgb(${r},${g},${b})${blur ? `;filter:blur(${blur}px)` : ''}"></div>`,
+    width: 240 + index * 10,
+    scale: 1,
+  };
+}
+
+/** Checks an answer is either this request's own correct image, or a clean 5xx error. Returns whether it was an image. */
+async function assertOwnImageOrCleanError(index: number, result: { status: number; json: any }): Promise<boolean> {
+  if (result.status >= 500) {
+    assert.equal(typeof result.json.error, 'string');
+    assert.equal(typeof result.json.message, 'string');
+    return false;
+  }
+  assert.equal(result.status, 200, JSON.stringify(result.json));
+  const png = decodePng((await download(result.json.images[0].url)).bytes);
+  assert.equal(png.width, 240 + index * 10, `request ${index} got an image of its own width`);
+  assert.ok(countNear(png, palette[index % palette.length]!, 30) > png.width * 300, `request ${index} got its own colour`);
+  return true;
+}
+
+describe('a browser crash during renders', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '2', QUEUE_MAX: '20' });
+  });
+  after(async () => service.close());
+
+  it('retries the renders it hit on a new browser, gives each request its own image, and leaves no process behind', async () => {
+    const [browser] = browserChildrenOf(process.pid);
+    assert.ok(browser, 'the browser runs as a child of the service');
+    assert.equal(browser.pid, service.app.renderer.browserPid);
+    assert.ok(processesInGroups([browser.pid]).length > 1, 'the browser has helper processes in its group');
+
+    const requests = Array.from({ length: 8 }, (_, i) => service.generate(distinctBody(i, 6)));
+    assert.ok(await eventually(() => service.app.renderer.activeRenders > 0, 10_000), 'renders started');
+    process.kill(browser.pid, 'SIGKILL');
+    const results = await Promise.all(requests);
+
+    let images = 0;
+    for (const [i, result] of results.entries()) if (await assertOwnImageOrCleanError(i, result)) images++;
+    assert.ok(images >= 6, `accepted requests were retried, not lost (${results.map((r) => r.status)})`);
+
+    assert.ok(await eventually(() => processesInGroups([browser.pid]).length === 0, 10_000), 'no process of the killed browser remains');
+    assert.notEqual(service.app.renderer.browserPid, browser.pid);
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 1);
+    assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
+    const next = await Promise.all([0, 1, 2].map((i) => service.generate(distinctBody(i))));
+    for (const [i, result] of next.entries()) assert.ok(await assertOwnImageOrCleanError(i, result));
+  });
+});
+
+describe('planned browser restarts', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '2', QUEUE_MAX: '20', BROWSER_RESTART_AFTER: '3' });
+  });
+  after(async () => service.close());
+
+  it('replace the browser every few renders without failing a request or leaving processes', async () => {
+    const pids = new Set<number>([service.app.renderer.browserPid!]);
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.all(Array.from({ length: 5 }, (_, i) => service.generate(distinctBody(round * 5 + i))));
+      for (const [i, result] of results.entries()) assert.ok(await assertOwnImageOrCleanError(round * 5 + i, result), 'no request fails');
+      pids.add(service.app.renderer.browserPid!);
+    }
+    assert.ok(pids.size >= 3, `the browser was replaced (pids ${[...pids]})`);
+    assert.ok((await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'planned' })) >= 2);
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 0);
+    const current = service.app.renderer.browserPid!;
+    const retired = [...pids].filter((pid) => pid !== current);
+    assert.ok(await eventually(() => processesInGroups(retired).length === 0, 10_000), 'retired browsers are gone');
+    assert.equal(browserChildrenOf(process.pid).length, 1, 'one browser runs');
+  });
+});
+
+describe('a browser that stops answering', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200' });
+  });
+  after(async () => service.close());
+
+  it('is killed after a failed health probe and replaced', async () => {
+    const frozen = service.app.renderer.browserPid!;
+    process.kill(frozen, 'SIGSTOP');
+    try {
+      assert.ok(await eventually(() => service.app.renderer.browserPid !== frozen && service.app.renderer.browserUp, 20_000), 'a new browser took over');
+    } finally {
+      try {
+        process.kill(frozen, 'SIGCONT');
+      } catch {
+        // already gone, as it should be
+      }
+    }
+    assert.ok(await eventually(() => processesInGroups([frozen]).length === 0, 10_000), 'the frozen browser was killed with its helpers');
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
+    const next = await service.generate(distinctBody(3));
+    assert.ok(await assertOwnImageOrCleanError(3, next));
+  });
+});
+
+describe('closing the service', () => {
+  it('leaves no Chromium process behind', async () => {
+    const service = await startService({ RENDER_CONCURRENCY: '2' });
+    const pid = service.app.renderer.browserPid!;
+    assert.equal((await service.generate(distinctBody(1))).status, 200);
+    await service.close();
+    assert.ok(await eventually(() => processesInGroups([pid]).length === 0, 5_000));
+    assert.equal(browserChildrenOf(process.pid).length, 0);
+  });
+});
