@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors.js';
 import { generateImages, type GenerateDeps, type GenerateOptions } from '../generate.js';
+import type { Metrics } from '../metrics.js';
 import type { RenderCache } from '../render-cache.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from './generate-schema.js';
@@ -12,6 +13,7 @@ export interface GenerateRouteDeps extends GenerateDeps {
   requestTimeoutMs: number;
   /** Absent when RENDER_CACHE=off. */
   cache?: RenderCache;
+  metrics?: Metrics;
 }
 
 /** `null` and "" mean "use the default" for optional strings (PRODUCT.md §2). */
@@ -48,7 +50,11 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
     async (request, reply) => {
       const options = withDefaults(request.body ?? {});
       const { cache } = deps;
-      if (!cache) return { images: await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)) };
+      if (!cache) {
+        const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+        deps.metrics?.stored(images);
+        return { images };
+      }
 
       // The theme is resolved first so an alias, or an omitted default mode, hits the same entry.
       const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
@@ -59,6 +65,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
         return { images: cached };
       }
       const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+      deps.metrics?.stored(images);
       cache.set(cacheKey, images);
       reply.header('X-Cache', 'miss');
       return { images };

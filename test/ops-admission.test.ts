@@ -1,0 +1,171 @@
+// Admission and deadlines under load: a bounded queue answered with 503 at once, one deadline over
+// queue wait and render that cancels the work, readiness that tells the truth, and /metrics.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { countNear, decodePng, download } from './helpers/images.js';
+import { metric } from './helpers/metrics.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+/** Small content whose render takes a while (a blurred, finely patterned block). */
+const slowBody = (width: number) => ({
+  markdown: '<div style="height:3000px;background:repeating-linear-gradient(45deg,#f00 0 3px,#00f 3px 7px);filter:blur(30px)"></div>',
+  width,
+  scale: 2,
+});
+
+function assertErrorShape(json: any, label: string): void {
+  assert.equal(json.error, label);
+  assert.equal(typeof json.message, 'string');
+  assert.ok(json.message.length > 10);
+  assert.equal(typeof json.requestId, 'string');
+}
+
+describe('admission: one renderer, a queue of one', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '1', QUEUE_MAX: '1' });
+  });
+  after(async () => service.close());
+
+  it('answers requests above capacity with 503 overloaded and Retry-After, and every other one with its image', async () => {
+    const colours = ['#e01010', '#10a020', '#1030d0', '#d0a000', '#a010c0', '#00a0a0', '#804000', '#606060'];
+    const results = await Promise.all(
+      colours.map((colour, i) =>
+        service.generate({ markdown: `<div style="height:1200px;background:${colour};filter:blur(8px)"></div>`, width: 300 + i * 10, scale: 1 }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    assert.ok(statuses.every((s) => s === 200 || s === 503), `statuses ${statuses}`);
+    assert.ok(statuses.includes(503), `eight simultaneous requests on one renderer and a queue of one: ${statuses}`);
+    assert.ok(statuses.includes(200));
+    for (const [i, result] of results.entries()) {
+      if (result.status === 503) {
+        assertErrorShape(result.json, 'overloaded');
+        assert.equal(result.headers.get('retry-after'), '1');
+        continue;
+      }
+      const png = decodePng((await download(result.json.images[0].url)).bytes);
+      assert.equal(png.width, 300 + i * 10, 'the image has this request\'s width');
+      const rgb = colours[i]!.match(/\w\w/g)!.map((hex) => parseInt(hex, 16)) as [number, number, number];
+      assert.ok(countNear(png, rgb, 30) > png.width * 200, `the image shows this request's colour ${colours[i]}`);
+    }
+    assert.equal(service.app.renderer.queueLength, 0);
+    assert.equal(service.app.renderer.activeRenders, 0);
+  });
+
+  it('reports a full queue on /ready, and ready again once it drains', async () => {
+    const first = service.generate(slowBody(1200));
+    const second = service.generate(slowBody(1200));
+    let sawFull = false;
+    for (let i = 0; i < 100 && !sawFull; i++) {
+      const ready = await fetch(`${service.baseUrl}/ready`);
+      const body = (await ready.json()) as any;
+      if (ready.status === 503) {
+        assert.match(body.queue, /queue is full/);
+        sawFull = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all([first, second]);
+    assert.ok(sawFull, '/ready said 503 while one request rendered and one waited');
+    const ready = await fetch(`${service.baseUrl}/ready`);
+    assert.equal(ready.status, 200);
+    assert.equal(((await ready.json()) as any).status, 'ready');
+  });
+});
+
+describe('deadline', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '1', REQUEST_TIMEOUT_MS: '400' });
+  });
+  after(async () => service.close());
+
+  it('answers 504 timeout when the render outlasts REQUEST_TIMEOUT_MS, discards its page and stores nothing', async () => {
+    const discardedBefore = await metric(service.baseUrl, 'cardwright_pages_discarded_total');
+    const { status, json } = await service.generate(slowBody(2000));
+    assert.equal(status, 504);
+    assertErrorShape(json, 'timeout');
+    // The page that was rendering is closed, which stops the work inside Chromium.
+    assert.equal(await metric(service.baseUrl, 'cardwright_pages_discarded_total'), discardedBefore + 1);
+    assert.equal(await metric(service.baseUrl, 'cardwright_render_duration_seconds_count', { outcome: 'cancelled' }), 1);
+    assert.equal(service.app.renderer.activeRenders, 0);
+    assert.deepEqual(fs.readdirSync(`${service.dataDir}/screenshots`), []);
+    // The service keeps working on a fresh page, within the same short deadline.
+    const next = await service.generate({ markdown: 'after the timeout', scale: 1 });
+    assert.equal(next.status, 200);
+    assert.ok(service.app.renderer.openPages <= 1);
+  });
+
+  it('counts the queue wait against the deadline', async () => {
+    const blocker = service.generate(slowBody(2000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const waiting = await service.generate({ markdown: 'waits behind a slow render', scale: 1 });
+    assert.equal(waiting.status, 504);
+    assertErrorShape(waiting.json, 'timeout');
+    assert.equal((await blocker).status, 504);
+    assert.equal(service.app.renderer.queueLength, 0);
+  });
+});
+
+describe('health, readiness and metrics', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '2' });
+  });
+  after(async () => service.close());
+
+  it('answers /health and /ready without a key', async () => {
+    const health = await fetch(`${service.baseUrl}/health`);
+    assert.equal(health.status, 200);
+    assert.deepEqual(await health.json(), { status: 'ok' });
+    const ready = await fetch(`${service.baseUrl}/ready`);
+    assert.equal(ready.status, 200);
+  });
+
+  it('exposes request counts, histograms, queue, renders and storage in Prometheus format', async () => {
+    const ok = await service.generate({ markdown: '# metrics' });
+    assert.equal(ok.status, 200);
+    await service.generate({ width: 'wide' });
+    await fetch(`${service.baseUrl}/screenshots/nothing-here.png`);
+    const response = await fetch(`${service.baseUrl}/metrics`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /text\/plain/);
+    const text = await response.text();
+    for (const name of [
+      'cardwright_http_requests_total',
+      'cardwright_render_duration_seconds_bucket',
+      'cardwright_queue_wait_seconds_bucket',
+      'cardwright_queue_length',
+      'cardwright_active_renders',
+      'cardwright_browser_restarts_total',
+      'cardwright_images_stored_total',
+      'cardwright_stored_bytes_total',
+      'cardwright_process_resident_memory_bytes',
+    ]) {
+      assert.match(text, new RegExp(`^${name}`, 'm'), name);
+    }
+    const { sampleOf } = await import('./helpers/metrics.js');
+    assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '200' }), 1);
+    assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '400' }), 1);
+    assert.equal(sampleOf(text, 'cardwright_images_stored_total'), 1);
+    assert.equal(sampleOf(text, 'cardwright_stored_bytes_total'), ok.json.images[0].size);
+    assert.equal(sampleOf(text, 'cardwright_render_duration_seconds_count', { outcome: 'ok' }), 1);
+    assert.equal(sampleOf(text, 'cardwright_queue_length'), 0);
+    // Stored file names never become label values.
+    assert.doesNotMatch(text, /nothing-here/);
+  });
+
+  it('refuses new work with 503 and reports not ready once draining', async () => {
+    service.app.renderer.beginDrain();
+    const { status, json, headers } = await service.generate({});
+    assert.equal(status, 503);
+    assertErrorShape(json, 'overloaded');
+    assert.match(json.message, /shutting down/);
+    assert.equal(headers.get('retry-after'), '1');
+    const ready = await fetch(`${service.baseUrl}/ready`);
+    assert.equal(ready.status, 503);
+    assert.match(((await ready.json()) as any).draining, /shutting down/);
+  });
+});
