@@ -8,12 +8,15 @@ import { installErrorHandlers } from './api/error-handler.js';
 import { registerLocalFilesRoute } from './api/files-route.js';
 import { registerGenerateRoute } from './api/generate-route.js';
 import { registerHealthRoutes } from './api/health-route.js';
+import { registerMetricsRoute } from './api/metrics-route.js';
 import { registerApiReference, registerOpenApi } from './api/openapi.js';
+import { registerRateLimit } from './api/rate-limit.js';
 import { registerThemesRoute } from './api/themes-route.js';
 import { registerWebRoutes } from './api/web-route.js';
 import type { Config } from './config.js';
 import { RemoteImageFetcher } from './images/remote-image-fetcher.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
+import { Metrics } from './metrics.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import { buildShellDocument } from './render/shell-document.js';
 import { Renderer } from './render/renderer.js';
@@ -31,6 +34,7 @@ export interface App {
   renderer: Renderer;
   storage: Storage;
   apiKeys: ApiKeyStore;
+  metrics: Metrics;
 }
 
 export interface BuildOptions {
@@ -45,6 +49,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
     },
     bodyLimit: config.bodyLimit,
+    // While stopping, requests on open connections get our own 503 (see Renderer.run), not Fastify's.
+    return503OnClosing: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -60,7 +66,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const themes = loadThemes(config.themesDir);
   for (const problem of themes.problems) server.log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
 
-  const apiKeys = loadApiKeys(config);
+  const apiKeys = loadApiKeys(config, server.log);
+  server.addHook('onClose', async () => apiKeys.close());
+  const metrics = new Metrics();
   const storage = createStorage(config);
   const pendingDeletions = new PendingDeletions(storage, server.log);
   server.addHook('onClose', async () => pendingDeletions.close());
@@ -77,16 +85,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     concurrency: config.renderConcurrency,
     queueMax: config.queueMax,
     chromiumPath: config.chromiumPath,
+    restartAfter: config.browserRestartAfter,
+    probeIntervalMs: config.browserProbeIntervalMs,
     log: server.log,
+    observer: metrics,
   });
+  metrics.watchPool(renderer);
   server.addHook('onClose', async () => renderer.close());
 
   installErrorHandlers(server, config.bodyLimit);
+  registerMetricsRoute(server, metrics);
+  await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl }, apiKeys);
   await registerOpenApi(server, themes);
   const remoteImages = new RemoteImageFetcher({ policy: config.remoteImages, allowlist: config.remoteImagesAllowlist });
-  registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, remoteImages, cache });
+  registerGenerateRoute(server, { renderer, themes, storage, pendingDeletions, log: server.log, apiKeys, requestTimeoutMs: config.requestTimeoutMs, remoteImages, cache, metrics });
   registerThemesRoute(server, themes);
-  registerHealthRoutes(server, storage);
+  registerHealthRoutes(server, storage, renderer);
   if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);
   await registerWebRoutes(server, { themes, renderer, storage, requestTimeoutMs: config.requestTimeoutMs });
   await registerApiReference(server);
@@ -100,5 +114,5 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     checkStorageAtStartup(storage, server.log),
   ]);
   await server.ready();
-  return { server, config, themes, renderer, storage, apiKeys };
+  return { server, config, themes, renderer, storage, apiKeys, metrics };
 }

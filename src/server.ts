@@ -1,7 +1,8 @@
-// Entry point: read the configuration, build the service (browser warm), listen, and close
-// cleanly on SIGTERM/SIGINT so in-flight requests finish and no Chromium process is left behind.
+// Entry point: read the configuration, build the service (browser warm), listen, close cleanly on
+// SIGTERM/SIGINT (see shutdown.ts) and re-read the API key file on SIGHUP.
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { shutDown } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -26,15 +27,21 @@ async function main(): Promise<void> {
   await server.listen({ port: config.port, host: config.host });
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    server.log.info({ signal }, 'shutting down: finishing requests in flight');
-    await server.close();
-    process.exit(0);
+    shutDown(app, signal).then(
+      (code) => process.exit(code),
+      (error) => {
+        server.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  // SIGHUP re-reads API_KEYS_FILE (it is also re-read when it changes).
+  process.on('SIGHUP', () => app.apiKeys.reload());
 }
 
 main().catch((error) => {
