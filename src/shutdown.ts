@@ -15,8 +15,12 @@ export async function shutDown(app: App, signal: string): Promise<number> {
   });
   // Stops listening, waits for open requests, then runs the close hooks (browser, key watcher).
   const closed = server.close().then(() => 'closed' as const);
+  // Node closes the connections that are idle when closing starts; a keep-alive connection whose
+  // request finishes later would hold the close open until its keep-alive timeout.
+  const idleSweep = setInterval(() => server.server.closeIdleConnections(), 100);
   const outcome = await Promise.race([closed, graceOver]);
   clearTimeout(timer);
+  clearInterval(idleSweep);
   if (outcome === 'closed') {
     server.log.info('stopped cleanly');
     return 0;

@@ -1,0 +1,148 @@
+// The service as an operator runs it: a separate `node src/server.ts` process, its JSON log lines
+// on stdout, SIGHUP to re-read keys, SIGTERM to stop. Checks that keys never reach the log, that
+// every request's log lines and error answers carry its id, and that stopping finishes the request
+// in flight, exits 0 and leaves no Chromium process.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { metric } from './helpers/metrics.js';
+import { eventually, processesInGroups } from './helpers/processes.js';
+import { freePort, temporaryDir } from './helpers/service.js';
+
+interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  dataDir: string;
+  keyFile: string;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  exited: Promise<number | null>;
+}
+
+const firstKey = 'first-secret-key-0123456789';
+const slowMarkdown = '<div style="height:3000px;background:repeating-linear-gradient(45deg,#f00 0 3px,#00f 3px 7px);filter:blur(30px)"></div>';
+
+async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = temporaryDir();
+  const keyFile = path.join(dataDir, 'keys.txt');
+  fs.writeFileSync(keyFile, `${firstKey}\n`);
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      API_KEYS_FILE: keyFile,
+      API_KEYS: '',
+      RENDER_CONCURRENCY: '1',
+      LOG_LEVEL: 'debug',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const up = await eventually(async () => {
+    try {
+      return (await fetch(`${baseUrl}/ready`)).status === 200;
+    } catch {
+      return false;
+    }
+  }, 30_000);
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`the server did not start:\n${out}`);
+  }
+  return { child, baseUrl, dataDir, keyFile, stdout: () => out, exited };
+}
+
+function generate(server: ServerProcess, body: unknown, key: string) {
+  return fetch(`${server.baseUrl}/api/generate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
+}
+
+const logLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const browserPids = (text: string) =>
+  logLines(text)
+    .filter((line) => line.msg === 'browser launched')
+    .map((line) => line.pid as number);
+
+describe('the service process', () => {
+  it('logs JSON lines with request ids, never an API key, and re-reads keys on SIGHUP', async () => {
+    const server = await startServer();
+    const secondKey = 'second-secret-key-0123456789';
+    const wrongKey = 'wrong-secret-key-0123456789';
+    try {
+      const ok = await generate(server, { markdown: '# logged', scale: 1 }, firstKey);
+      assert.equal(ok.status, 200);
+      const denied = await generate(server, {}, wrongKey);
+      assert.equal(denied.status, 401);
+      const deniedBody = (await denied.json()) as { requestId: string };
+      assert.equal(deniedBody.requestId, denied.headers.get('x-request-id'));
+      const invalid = await generate(server, { width: 'wide' }, firstKey);
+      assert.equal(invalid.status, 400);
+
+      fs.writeFileSync(server.keyFile, `${secondKey}\n`);
+      server.child.kill('SIGHUP');
+      assert.ok(await eventually(async () => (await generate(server, { width: 'wide' }, secondKey)).status === 400, 5_000));
+      assert.equal((await generate(server, { width: 'wide' }, firstKey)).status, 401);
+    } finally {
+      server.child.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+    }
+
+    const text = server.stdout();
+    for (const secret of [firstKey, secondKey, wrongKey]) assert.ok(!text.includes(secret), 'no key appears in the log');
+    const lines = logLines(text); // throws if a line is not JSON
+    const requestLines = lines.filter((line) => line.req || line.res || line.responseTime !== undefined);
+    assert.ok(requestLines.length >= 10);
+    for (const line of requestLines) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
+    const deniedId = (lines.find((line) => (line.res as any)?.statusCode === 401)?.reqId ?? '') as string;
+    assert.ok(deniedId.length > 0, 'the 401 is in the log under its request id');
+    assert.ok(lines.some((line) => line.msg === 'API keys reloaded'));
+  });
+
+  it('on SIGTERM finishes the request in flight, exits 0 and leaves no Chromium process', async () => {
+    const server = await startServer();
+    const [browserPid] = browserPids(server.stdout());
+    assert.ok(browserPid, 'the log names the browser pid');
+    const inFlight = generate(server, { markdown: slowMarkdown, width: 2000 }, firstKey);
+    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 10_000), 'the render started');
+    server.child.kill('SIGTERM');
+    const response = await inFlight;
+    assert.equal(response.status, 200);
+    const { images } = (await response.json()) as { images: Array<{ fileName: string }> };
+    assert.ok(fs.existsSync(path.join(server.dataDir, images[0]!.fileName)), 'the finished image is stored');
+    assert.equal(await server.exited, 0);
+    assert.deepEqual(processesInGroups([browserPid]), []);
+    assert.ok(logLines(server.stdout()).some((line) => line.msg === 'stopped cleanly'));
+  });
+
+  it('past SHUTDOWN_GRACE_MS closes the browser anyway and exits 1', async () => {
+    const server = await startServer({ SHUTDOWN_GRACE_MS: '100' });
+    const [browserPid] = browserPids(server.stdout());
+    const inFlight = generate(server, { markdown: slowMarkdown, width: 2000 }, firstKey).then(
+      (response) => response.status,
+      () => 'connection closed',
+    );
+    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 10_000));
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 1);
+    assert.notEqual(await inFlight, 200);
+    assert.deepEqual(processesInGroups([browserPid!]), []);
+  });
+});
