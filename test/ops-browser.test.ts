@@ -63,8 +63,8 @@ describe('a browser crash during renders', () => {
     assert.notEqual(service.app.renderer.browserPid, browser.pid);
     assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 1);
     assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
-    const next = await Promise.all([0, 1, 2].map((i) => service.generate(distinctBody(i))));
-    for (const [i, result] of next.entries()) assert.ok(await assertOwnImageOrCleanError(i, result));
+    const next = await Promise.all([20, 21, 22].map((i) => service.generate(distinctBody(i))));
+    for (const [i, result] of next.entries()) assert.ok(await assertOwnImageOrCleanError(20 + i, result));
   });
 });
 
