@@ -229,6 +229,8 @@ export class Renderer {
         },
         (error) => {
           this.opening -= 1;
+          // While closing, pages being opened fail because their browser is gone; that is expected.
+          if (this.closed) return;
           this.options.log.error({ err: error }, 'could not open a render page');
           // The waiter's own retry (see run) tries again, on a new browser if this one is gone.
           if (this.waiting.length > this.opening) this.waiting.shift()?.reject(error);
