@@ -79,7 +79,7 @@ const logLines = (text: string) =>
 const browserPids = (text: string) =>
   logLines(text)
     .filter((line) => line.msg === 'browser launched')
-    .map((line) => line.pid as number);
+    .map((line) => line.browserPid as number);
 
 describe('the service process', () => {
   it('logs JSON lines with request ids, never an API key, and re-reads keys on SIGHUP', async () => {

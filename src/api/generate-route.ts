@@ -4,6 +4,7 @@ import { AppError } from '../errors.js';
 import { generateImages, type GenerateDeps, type GenerateOptions } from '../generate.js';
 import type { Metrics } from '../metrics.js';
 import type { RenderCache } from '../render-cache.js';
+import { withRequestLog } from '../request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from './generate-schema.js';
 import { requestDeadline } from './request-deadline.js';
@@ -51,7 +52,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       const options = withDefaults(request.body ?? {});
       const { cache } = deps;
       if (!cache) {
-        const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+        const images = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
         deps.metrics?.stored(images);
         return { images };
       }
@@ -64,7 +65,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
         reply.header('X-Cache', 'hit');
         return { images: cached };
       }
-      const images = await generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs));
+      const images = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
       deps.metrics?.stored(images);
       cache.set(cacheKey, images);
       reply.header('X-Cache', 'miss');

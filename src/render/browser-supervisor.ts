@@ -117,7 +117,7 @@ export class BrowserSupervisor {
       // Helpers of a crashed browser can linger; the group kill removes them.
       instance.kill();
       if (!this.closing.has(instance) && !this.closed) {
-        this.log.warn({ pid: instance.pid, generation: instance.generation }, 'browser died; starting a new one');
+        this.log.warn({ browserPid: instance.pid, generation: instance.generation }, 'browser died; starting a new one');
         this.events.onCrash(instance);
       }
     });
@@ -126,7 +126,7 @@ export class BrowserSupervisor {
         chromium: executable.path,
         source: executable.source,
         version: browser.version(),
-        pid: instance.pid,
+        browserPid: instance.pid,
         generation: instance.generation,
         ms: Math.round(performance.now() - started),
       },

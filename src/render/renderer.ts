@@ -14,6 +14,7 @@
 //   a new browser is launched at once, and renders that were hit are retried once on it.
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, isAbortError } from '../errors.js';
+import { requestLog } from '../request-log.js';
 import { BrowserInstance, BrowserSupervisor } from './browser-supervisor.js';
 import { RenderPage } from './render-page.js';
 
@@ -151,7 +152,7 @@ export class Renderer {
         if (attempt >= 2 || this.closed) {
           throw new AppError('render_failed', 'The renderer failed on this request twice; retry it.', { cause: error });
         }
-        this.options.log.warn({ err: error }, 'render failed; retrying once on a fresh page');
+        requestLog(this.options.log).warn({ err: error }, 'render failed; retrying once on a fresh page');
       }
     }
   }
@@ -361,7 +362,7 @@ export class Renderer {
     if (!instance || instance.dead || this.launching) return;
     instance.probe().catch((error) => {
       if (instance !== this.current || instance.dead) return;
-      this.options.log.error({ err: error, pid: instance.pid }, 'browser failed its health probe; killing it');
+      this.options.log.error({ err: error, browserPid: instance.pid }, 'browser failed its health probe; killing it');
       this.restartReasons.set(instance, 'unresponsive');
       this.supervisor.kill(instance);
     });
