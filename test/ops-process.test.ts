@@ -54,7 +54,7 @@ async function startServer(env: Record<string, string> = {}): Promise<ServerProc
     } catch {
       return false;
     }
-  }, 30_000);
+  }, 120_000); // generous: a machine busy with other work can take long to start a browser and its pages
   if (!up) {
     child.kill('SIGKILL');
     throw new Error(`the server did not start:\n${out}`);
@@ -121,7 +121,7 @@ describe('the service process', () => {
     const [browserPid] = browserPids(server.stdout());
     assert.ok(browserPid, 'the log names the browser pid');
     const inFlight = generate(server, { markdown: slowMarkdown, width: 2000 }, firstKey);
-    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 10_000), 'the render started');
+    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 30_000), 'the render started');
     server.child.kill('SIGTERM');
     const response = await inFlight;
     assert.equal(response.status, 200);
@@ -139,7 +139,7 @@ describe('the service process', () => {
       (response) => response.status,
       () => 'connection closed',
     );
-    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 10_000));
+    assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 30_000));
     server.child.kill('SIGTERM');
     assert.equal(await server.exited, 1);
     assert.notEqual(await inFlight, 200);

@@ -73,6 +73,21 @@ export class BrowserInstance {
   async close(): Promise<void> {
     await withTimeout(this.browser.close(), closeTimeoutMs, 'close timed out').catch(() => {});
     this.kill();
+    await this.gone(closeTimeoutMs);
+  }
+
+  /** Waits until no process of the group exists any more (killed processes take a moment to exit). */
+  private async gone(timeoutMs: number): Promise<void> {
+    if (this.pid === undefined) return;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        process.kill(-this.pid, 0);
+      } catch {
+        return; // ESRCH: the group is empty
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   }
 }
 

@@ -280,6 +280,7 @@ export class Renderer {
     this.slots -= 1;
     const left = (this.pagesOn.get(page.browser) ?? 1) - 1;
     this.pagesOn.set(page.browser, left);
+    if (left === 0 && page.browser.dead) this.pagesOn.delete(page.browser);
     void page.page.close().finally(() => {
       if (left === 0) this.closeIfRetired(page.browser);
     });
@@ -341,6 +342,7 @@ export class Renderer {
 
   private onCrash(instance: BrowserInstance): void {
     if (this.closed) return;
+    if (this.restartReasons.get(instance) !== 'unresponsive') this.restartReasons.set(instance, 'crash');
     this.retiring.delete(instance);
     const stale = this.idle.filter((page) => page.browser === instance);
     for (const page of stale) {
