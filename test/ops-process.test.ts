@@ -24,7 +24,25 @@ interface ServerProcess {
 const firstKey = 'first-secret-key-0123456789';
 const slowMarkdown = '<div style="height:3000px;background:repeating-linear-gradient(45deg,#f00 0 3px,#00f 3px 7px);filter:blur(30px)"></div>';
 
+/** Starts the service process and waits until /ready answers 200. */
 async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const server = await spawnServer(env);
+  const up = await eventually(async () => {
+    try {
+      return (await fetch(`${server.baseUrl}/ready`)).status === 200;
+    } catch {
+      return false;
+    }
+  }, 120_000); // generous: a machine busy with other work can take long to start a browser and its pages
+  if (!up) {
+    server.child.kill('SIGKILL');
+    throw new Error(`the server did not start:\n${server.stdout()}`);
+  }
+  return server;
+}
+
+/** Starts the service process without waiting for it. */
+async function spawnServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = temporaryDir();
   const keyFile = path.join(dataDir, 'keys.txt');
@@ -48,17 +66,6 @@ async function startServer(env: Record<string, string> = {}): Promise<ServerProc
   child.stderr!.on('data', (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const up = await eventually(async () => {
-    try {
-      return (await fetch(`${baseUrl}/ready`)).status === 200;
-    } catch {
-      return false;
-    }
-  }, 120_000); // generous: a machine busy with other work can take long to start a browser and its pages
-  if (!up) {
-    child.kill('SIGKILL');
-    throw new Error(`the server did not start:\n${out}`);
-  }
   return { child, baseUrl, dataDir, keyFile, stdout: () => out, exited };
 }
 
@@ -130,6 +137,15 @@ describe('the service process', () => {
     assert.equal(await server.exited, 0);
     assert.deepEqual(processesInGroups([browserPid]), []);
     assert.ok(logLines(server.stdout()).some((line) => line.msg === 'stopped cleanly'));
+  });
+
+  it('on SIGTERM while the browser is still starting, exits 0 and leaves no Chromium process', async () => {
+    const server = await spawnServer();
+    assert.ok(await eventually(() => browserPids(server.stdout()).length > 0, 120_000), `the browser was launched:\n${server.stdout()}`);
+    // The render pages are still opening and warming up: the service is not ready yet.
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 0, server.stdout());
+    assert.deepEqual(processesInGroups(browserPids(server.stdout())), []);
   });
 
   it('past SHUTDOWN_GRACE_MS closes the browser anyway and exits 1', async () => {
