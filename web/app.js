@@ -147,10 +147,13 @@ window.cardwrightPreviewTimings = previewTimings;
 const previewServerTimings = [];
 window.cardwrightPreviewServerTimings = previewServerTimings;
 
+/** Until when the service asked us to wait (429/503 Retry-After), as a performance.now() time. */
+let previewRetryAt = 0;
+
 function schedulePreview() {
   changedAt ??= performance.now();
   clearTimeout(previewTimer);
-  previewTimer = setTimeout(runPreview, previewDebounceMs);
+  previewTimer = setTimeout(runPreview, Math.max(previewDebounceMs, previewRetryAt - performance.now()));
 }
 
 /** One preview request at a time; changes made meanwhile are sent as one when it returns. */
@@ -185,8 +188,9 @@ async function runPreview() {
       const seconds = Number(response.headers.get('retry-after')) || 1;
       $('preview-status').textContent = `Busy, retrying in ${seconds} s`;
       changedAt ??= since;
-      clearTimeout(previewTimer);
-      previewTimer = setTimeout(runPreview, seconds * 1000);
+      previewRetryAt = performance.now() + seconds * 1000;
+      previewPending = false;
+      schedulePreview();
     } else {
       $('preview-stage').classList.add('stale');
       $('preview-status').textContent = 'Not updated';
@@ -200,7 +204,7 @@ async function runPreview() {
     if (previewPending) {
       previewPending = false;
       changedAt ??= since;
-      void runPreview();
+      schedulePreview();
     }
   }
 }
