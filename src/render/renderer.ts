@@ -79,15 +79,31 @@ export class Renderer {
     });
   }
 
-  /** Launches the browser and opens every page, so the first request is as fast as any other. */
+  /**
+   * Launches the browser and warms one page, so the first request is as fast as any other; the
+   * other pages warm up one after another in the background. Opening them all at once would make
+   * every one of them (and readiness) wait for the slowest, on a machine with few cores.
+   */
   async start(): Promise<void> {
     await this.browser();
-    const pages = await Promise.all(Array.from({ length: this.options.concurrency }, () => this.openPage()));
-    for (const page of pages) this.offer(page);
+    this.offer(await this.openPage());
+    void this.warmRemainingPages();
     const interval = this.options.probeIntervalMs ?? 0;
     if (interval > 0) {
       this.probeTimer = setInterval(() => this.probe(), interval);
       this.probeTimer.unref();
+    }
+  }
+
+  private async warmRemainingPages(): Promise<void> {
+    while (!this.closed && this.slots < this.options.concurrency) {
+      try {
+        this.offer(await this.openPage());
+      } catch (error) {
+        // A request that needs a page opens one itself (see pump); nothing is lost here.
+        if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a render page in the background');
+        return;
+      }
     }
   }
 
