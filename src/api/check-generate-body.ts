@@ -5,10 +5,9 @@ import { invalidRequest } from '../errors.js';
 import type { GenerateOptions } from '../generate.js';
 import { withDefaults } from './generate-route.js';
 import { GenerateBody, type GenerateBodyInput } from './generate-schema.js';
+import { requestValidationOptions } from './validation-options.js';
 import { validationMessage } from './validation-message.js';
 
-/** Types are checked, not coerced: "440" is not a number and "true" is not a boolean. The server uses these too. */
-export const requestValidationOptions = { coerceTypes: false, useDefaults: false, removeAdditional: false, allErrors: false } as const;
 
 const validateBody = new Ajv(requestValidationOptions).compile<GenerateBodyInput>(GenerateBody);
 
