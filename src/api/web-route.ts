@@ -11,9 +11,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { projectRoot } from '../paths.js';
-import { buildShellDocument } from '../render/shell-document.js';
 import type { Storage } from '../storage/storage.js';
 import { fontFaceCss, resolveFontFile } from '../themes/fonts.js';
 import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
@@ -23,6 +23,8 @@ export const webDir = path.join(projectRoot, 'web');
 
 export interface WebRouteDeps extends PreviewRouteDeps {
   storage: Storage;
+  /** The render pages' document, which the preview frame shows too. */
+  shellHtml: string;
 }
 
 const fontTypes: Record<string, string> = { '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.otf': 'font/otf' };
@@ -50,8 +52,9 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
   const pagePolicy = pageSecurityPolicy(storageOrigin);
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
-  // Fixed for the life of the process: compressed once, revalidated by ETag.
-  const frameDocument = precompressed(buildShellDocument(deps.themes), 'text/html; charset=utf-8');
+  // Fixed for the life of the process: compressed once, off the main thread and without holding
+  // up start-up, and revalidated by ETag.
+  const frameDocument = precompressed(deps.shellHtml, 'text/html; charset=utf-8');
   const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
 
   registerPreviewRoute(app, deps);
@@ -80,12 +83,12 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
 
   app.get('/preview/frame', async (request, reply) => {
     reply.header('Content-Security-Policy', frameSecurityPolicy);
-    return sendPrecompressed(request, reply, frameDocument);
+    return sendPrecompressed(request, reply, await frameDocument);
   });
 
   // The bundled fonts' @font-face rules, for the page's own editor and labels (CJK and emoji
   // look the same as on the cards, whatever fonts the visitor's system has).
-  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, fontFaces));
+  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces));
 
   // The shell document refers to its fonts as /fonts/<package>/files/<file>, as the renderer serves them.
   app.get('/fonts/*', async (request, reply) => {
@@ -104,9 +107,11 @@ interface Precompressed {
   type: string;
 }
 
-function precompressed(text: string, type: string): Precompressed {
+const gzipAsync = promisify(gzip);
+
+async function precompressed(text: string, type: string): Promise<Precompressed> {
   const plain = Buffer.from(text, 'utf8');
-  return { plain, gzip: gzipSync(plain), etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`, type };
+  return { plain, gzip: await gzipAsync(plain), etag: `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`, type };
 }
 
 /** Sends a fixed document: 304 when the browser has it, gzip when the browser accepts it. */

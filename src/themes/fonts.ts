@@ -56,14 +56,18 @@ function fontCssFiles(): { font: BundledFont; css: string }[] {
   );
 }
 
+let fontFaceCssOnce: string | undefined;
+
 /** All @font-face rules, with URLs pointing at the renderer's `/fonts/` route. */
 export function fontFaceCss(): string {
-  return fontCssFiles()
+  // Built once per process: it reads some forty files and is asked for by the shell document and the web page.
+  fontFaceCssOnce ??= fontCssFiles()
     .map(({ font, css }) => {
       const local = css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`);
       return font.dropFrom === undefined ? local : dropCodePoints(local, font.dropFrom);
     })
     .join('\n');
+  return fontFaceCssOnce;
 }
 
 /** Family names of every bundled face, so a check can tell bundled fonts from the host's. */
