@@ -3,7 +3,8 @@
 // per request rendering the same card). Bounded: a few minutes. Prints a table and writes JSON
 // to bench/results/latest.json. It measures; it asserts nothing.
 //
-// Knobs: BENCH_SECONDS (throughput phase, default 30), BENCH_MEMORY_CARDS (default 1000).
+// Knobs: BENCH_SECONDS (throughput phase, default 30), BENCH_MEMORY_CARDS (cards rendered after
+// the throughput phase while memory is sampled, default 1000).
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultCard, longDocument } from './lib/documents.js';
@@ -100,15 +101,27 @@ async function main(): Promise<void> {
     const cached = await timeSequential(50, async () => void (await ok(await service.generate(identical))));
     add({ name: 'identical repeated request (render cache)', value: median(cached), unit: 'ms', target: '≤ 5', met: median(cached) <= 5, vsBaseline: naiveMedian / median(cached) });
 
-    const split = await timeSequential(5, async (i) => {
-      const body = await ok(await service.generate({ markdown: longDocument(3000, i), splitMode: 'autoSplit' }));
-      if (i === 0) console.log(`autoSplit of a 3,000-word document: ${body.images.length} cards`);
-    }).catch((error: Error) => {
-      console.log(`autoSplit not measured: ${error.message}`);
-      return [] as number[];
-    });
-    if (split.length > 0) {
-      add({ name: 'autoSplit, 3,000 words, median', value: median(split), unit: 'ms', target: '≤ 1000', met: median(split) <= 1000 });
+    // The target was set for "a 3,000-word document (about 10 cards)"; at the default card size
+    // 3,000 words make several times as many cards, so both are measured: the document as named,
+    // and a shorter one that makes about ten cards.
+    for (const words of [3000, 850]) {
+      let cards = 0;
+      const split = await timeSequential(5, async (i) => {
+        const body = await ok(await service.generate({ markdown: longDocument(words, i), splitMode: 'autoSplit' }));
+        cards = body.images.length;
+      }).catch((error: Error) => {
+        console.log(`autoSplit of ${words} words not measured: ${error.message}`);
+        return [] as number[];
+      });
+      if (split.length === 0) continue;
+      add({
+        name: `autoSplit, ${words.toLocaleString('en')} words (${cards} cards), median`,
+        value: median(split),
+        unit: 'ms',
+        target: '≤ 1000',
+        met: median(split) <= 1000,
+        note: `${(median(split) / cards).toFixed(0)} ms per card`,
+      });
     }
 
     const pssBefore = treePssMb(service.pid);
@@ -124,17 +137,20 @@ async function main(): Promise<void> {
       note: `${load.cards} cards, ${load.errors} errors, p50 ${median(load.latencies).toFixed(0)} ms, p95 ${percentile(load.latencies, 95).toFixed(0)} ms`,
     });
 
+    // Memory is sampled over `memoryCards` more cards after the throughput phase, in batches, so
+    // "not growing" compares the middle of a long run with its end.
     let rendered = 60 + 11 + 1 + load.cards;
     const samples: Array<{ cards: number; pssMb: number }> = [{ cards: 0, pssMb: pssBefore }, { cards: rendered, pssMb: treePssMb(service.pid) }];
-    while (rendered < memoryCards) {
-      const batch = Math.min(250, memoryCards - rendered);
+    const batches = 4;
+    for (let batch = 0; batch < batches; batch++) {
+      const size = Math.ceil(memoryCards / batches);
       await Promise.all(
         Array.from({ length: clients }, async (_, client) => {
-          for (let i = client; i < batch; i += clients) await ok(await service.generate(defaultCard(variant + i)));
+          for (let i = client; i < size; i += clients) await ok(await service.generate(defaultCard(variant + i)));
         }),
       );
-      variant += batch;
-      rendered += batch;
+      variant += size;
+      rendered += size;
       samples.push({ cards: rendered, pssMb: treePssMb(service.pid) });
     }
     const last = samples[samples.length - 1]!;

@@ -176,3 +176,25 @@ describe('health, readiness and metrics', () => {
     assert.match(((await ready.json()) as any).draining, /shutting down/);
   });
 });
+
+describe('render pages: ready with one, the others warmed while idle', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '3' });
+  });
+  after(async () => service.close());
+
+  it('serves at once and opens every page it may use once it has been idle', async () => {
+    const first = await service.generate({ markdown: '# first' });
+    assert.equal(first.status, 200);
+    assert.ok(
+      await eventually(() => service.app.renderer.openPages === 3, 60_000),
+      `all three pages open; ${service.app.renderer.openPages} are`,
+    );
+    // Every page serves: three requests side by side all get their own image.
+    const results = await Promise.all(['red', 'green', 'blue'].map((word) => service.generate({ markdown: `# ${word}` })));
+    assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
+    assert.equal(new Set(results.map((r) => r.json.images[0].url)).size, 3);
+    assert.equal(service.app.renderer.openPages, 3);
+  });
+});

@@ -31,14 +31,12 @@ export interface CaptureOptions {
   format: ImageFormat;
 }
 
-/** Viewport height while laying out; captures resize the viewport to each card. */
-const defaultViewportHeight = 768;
-
 /** Quality for the lossy formats: visually lossless for text on flat colours. */
 const lossyQuality = 90;
 
 export class RenderPage {
-  private currentMetrics = '';
+  /** The viewport as last set; the height is whatever the last capture needed. */
+  private metrics = { width: 0, height: 768, scale: 0 };
 
   private constructor(
     private readonly context: BrowserContext,
@@ -104,18 +102,19 @@ export class RenderPage {
    * Sets the viewport width and device scale that captures use. Text layout differs slightly
    * between device scales, so content must be measured under the scale it is captured at.
    */
-  async useDeviceMetrics(width: number, scale: number, height = defaultViewportHeight): Promise<void> {
-    const metrics = `${width}x${height}@${scale}`;
-    if (metrics === this.currentMetrics) return;
+  async useDeviceMetrics(width: number, scale: number, height = this.metrics.height): Promise<void> {
+    // Unchanged metrics are not sent again: each change makes Chromium resize and lay out anew.
+    if (width === this.metrics.width && height === this.metrics.height && scale === this.metrics.scale) return;
     await this.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: scale, mobile: false });
-    this.currentMetrics = metrics;
+    this.metrics = { width, height, scale };
   }
 
   /** Captures one card box as an image, at `scale` device pixels per CSS px. */
   async capture(box: CardBox, options: CaptureOptions): Promise<Buffer> {
     // The viewport is made exactly as tall as the card and scrolled to it, rather than capturing
     // beyond the viewport: with many cards on the page (autoSplit) that saves about a tenth of
-    // each capture. Viewport height does not affect the cards' layout, whose sizes are fixed in px.
+    // each capture. Viewport height does not affect the cards' layout, whose sizes are fixed in px,
+    // so layout keeps the height of the last capture and cards of one size never resize it.
     // The device scale is set on our own CDP session: a capture through a session without its own
     // override silently comes back at scale 1.
     await this.useDeviceMetrics(Math.ceil(box.x + box.width), options.scale, Math.ceil(box.height));

@@ -51,6 +51,10 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** How long the renderer must have been without requests before it warms a spare page, and how often it looks. */
+const spareWarmUpQuietMs = 200;
+const spareWarmUpCheckMs = 50;
+
 const overloaded = () => new AppError('overloaded', 'All renderers are busy and the queue is full; retry shortly.', { retryAfter: 1 });
 const shuttingDown = () => new AppError('overloaded', 'The service is shutting down; retry on another instance.', { retryAfter: 1 });
 
@@ -70,6 +74,10 @@ export class Renderer {
   private readonly retiring = new Set<BrowserInstance>();
   private readonly restartReasons = new WeakMap<BrowserInstance, RestartReason>();
   private probeTimer?: NodeJS.Timeout;
+  private spareWarmUpTimer?: NodeJS.Timeout;
+  private warmingSpare = false;
+  /** Since when no request has been rendering or waiting (see warmSparePages). */
+  private quietSince = 0;
   private draining = false;
   private closed = false;
 
@@ -80,14 +88,16 @@ export class Renderer {
   }
 
   /**
-   * Launches the browser and warms one page, so the first request is as fast as any other; the
-   * other pages warm up one after another in the background. Opening them all at once would make
-   * every one of them (and readiness) wait for the slowest, on a machine with few cores.
+   * Launches the browser and warms one page, so the first request is as fast as any other. The
+   * other pages are warmed later (see warmSparePages): opening them all at once would make
+   * readiness wait for the slowest, and opening them right away would slow the first requests.
    */
   async start(): Promise<void> {
     await this.browser();
     this.offer(await this.openPage());
-    void this.warmRemainingPages();
+    this.quietSince = performance.now();
+    this.spareWarmUpTimer = setInterval(() => this.warmSparePages(), spareWarmUpCheckMs);
+    this.spareWarmUpTimer.unref();
     const interval = this.options.probeIntervalMs ?? 0;
     if (interval > 0) {
       this.probeTimer = setInterval(() => this.probe(), interval);
@@ -95,16 +105,32 @@ export class Renderer {
     }
   }
 
-  private async warmRemainingPages(): Promise<void> {
-    while (!this.closed && this.slots < this.options.concurrency) {
-      try {
-        this.offer(await this.openPage());
-      } catch (error) {
-        // A request that needs a page opens one itself (see pump); nothing is lost here.
-        if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a render page in the background');
-        return;
-      }
+  /**
+   * Opens the pages start() left closed, one at a time, once no request has been served for a
+   * moment: a warm-up never competes with a request for the CPU. Until then, requests that run
+   * side by side open the pages they need themselves (see pump).
+   */
+  private warmSparePages(): void {
+    const now = performance.now();
+    if (this.closed || this.slots >= this.options.concurrency) {
+      clearInterval(this.spareWarmUpTimer);
+      return;
     }
+    if (this.busy > 0 || this.waiting.length > 0) this.quietSince = now;
+    if (this.warmingSpare || now - this.quietSince < spareWarmUpQuietMs) return;
+    this.warmingSpare = true;
+    this.openPage().then(
+      (page) => {
+        this.warmingSpare = false;
+        this.offer(page);
+      },
+      (error) => {
+        this.warmingSpare = false;
+        // Requests still open pages when they need them; retrying here would only repeat the error.
+        clearInterval(this.spareWarmUpTimer);
+        if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a spare render page');
+      },
+    );
   }
 
   /** Requests waiting for a page. */
@@ -186,6 +212,7 @@ export class Renderer {
       throw error;
     } finally {
       this.busy -= 1;
+      this.quietSince = performance.now();
       this.options.observer?.render((performance.now() - started) / 1000, outcome);
     }
   }
@@ -395,6 +422,7 @@ export class Renderer {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.probeTimer);
+    clearInterval(this.spareWarmUpTimer);
     for (const waiter of this.waiting.splice(0)) waiter.reject(shuttingDown());
     await Promise.all(this.idle.splice(0).map((page) => page.page.close()));
     await this.launching?.catch(() => undefined);
