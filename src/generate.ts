@@ -42,18 +42,27 @@ export interface GenerateDeps {
 /** What rendering alone needs: front ends without a store (the CLI) call renderImages with it. */
 export type RenderDeps = Pick<GenerateDeps, 'renderer' | 'themes'> & Partial<Pick<GenerateDeps, 'remoteImages' | 'log'>>;
 
+/**
+ * What a request produced. `complete` is false when a remote image could not be fetched and was
+ * drawn as a placeholder: the same request may well succeed later, so such a result is not cached.
+ */
+export interface Generated<Image> {
+  images: Image[];
+  complete: boolean;
+}
+
 /** Renders the cards of one request and stores them; on any failure nothing stays stored. */
-export async function generateImages(deps: GenerateDeps, options: GenerateOptions, signal: AbortSignal): Promise<StoredImage[]> {
-  const images = await renderImages(deps, options, signal);
-  return storeAll(deps, images, signal);
+export async function generateImages(deps: GenerateDeps, options: GenerateOptions, signal: AbortSignal): Promise<Generated<StoredImage>> {
+  const { images, complete } = await renderImages(deps, options, signal);
+  return { images: await storeAll(deps, images, signal), complete };
 }
 
 /** Renders the cards of one request, in card order, without storing them. */
-export async function renderImages(deps: RenderDeps, options: GenerateOptions, signal: AbortSignal): Promise<RenderedImage[]> {
+export async function renderImages(deps: RenderDeps, options: GenerateOptions, signal: AbortSignal): Promise<Generated<RenderedImage>> {
   const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
   const { html, imageFailures } = await renderMarkdown(options.markdown, { mdxMode: options.mdxMode, remoteImages: deps.remoteImages, signal });
   for (const failure of imageFailures) deps.log?.info(failure, 'remote image drawn as a placeholder');
-  return deps.renderer.run(signal, (page) =>
+  const images = await deps.renderer.run(signal, (page) =>
     renderCards(page, {
       theme,
       mode,
@@ -66,4 +75,5 @@ export async function renderImages(deps: RenderDeps, options: GenerateOptions, s
       contentHtml: html,
     }),
   );
+  return { images, complete: imageFailures.length === 0 };
 }

@@ -26,6 +26,18 @@ describe('render cache', () => {
     assert.ok(isPng(bytes));
   });
 
+  it('does not remember a card whose remote image could not be loaded', async () => {
+    // Loopback addresses are refused to remote images, so the image is drawn as a placeholder.
+    const body = { markdown: '# Placeholder\n\n![a chart](http://127.0.0.1:9/chart.png)' };
+    const first = await service.generate(body);
+    const second = await service.generate(body);
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.equal(first.headers.get('x-cache'), 'miss');
+    assert.equal(second.headers.get('x-cache'), 'miss', 'the same request renders again, so the image may load this time');
+    assert.notEqual(second.json.images[0].url, first.json.images[0].url);
+  });
+
   it('treats an alias and an omitted default mode as the same request', async () => {
     const markdown = '# Alias';
     const first = await service.generate({ markdown, theme: 'plain-notes', themeMode: 'light-mode' });

@@ -52,7 +52,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       const options = withDefaults(request.body ?? {});
       const { cache } = deps;
       if (!cache) {
-        const images = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
+        const { images } = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
         deps.metrics?.stored(images);
         return { images };
       }
@@ -65,9 +65,11 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
         reply.header('X-Cache', 'hit');
         return { images: cached };
       }
-      const images = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
+      const { images, complete } = await withRequestLog(request.log, () => generateImages(deps, options, requestDeadline(reply, deps.requestTimeoutMs)));
       deps.metrics?.stored(images);
-      cache.set(cacheKey, images);
+      // A card with a placeholder for an image that failed to load is not remembered: the image
+      // may load next time.
+      if (complete) cache.set(cacheKey, images);
       reply.header('X-Cache', 'miss');
       return { images };
     },

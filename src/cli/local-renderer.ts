@@ -48,7 +48,8 @@ export class LocalRenderer {
     });
     this.remoteImages ??= new RemoteImageFetcher({ policy: this.config.remoteImages, allowlist: this.config.remoteImagesAllowlist });
     const deps = { renderer: this.renderer, themes: this.themes, remoteImages: this.remoteImages, log: this.log };
-    return renderImages(deps, options, AbortSignal.timeout(this.config.requestTimeoutMs));
+    const { images } = await renderImages(deps, options, AbortSignal.timeout(this.config.requestTimeoutMs));
+    return images;
   }
 
   /** Closes the browser, if one was launched. */
