@@ -159,7 +159,7 @@ describe('cardwright keys create', () => {
       const key = stdout.trim();
       assert.match(key, /^cw_[\w-]{32}$/);
       const file = path.join(dataDir, 'api-keys.txt');
-      assert.match(stderr, new RegExp(`Saved in ${file.replaceAll('.', '\\.')}`));
+      assert.match(stderr, new RegExp(`Saved in ${file.replaceAll('.', '\\.')}; a running service accepts it`));
       assert.ok(fs.readFileSync(file, 'utf8').split('\n').includes(key));
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 
@@ -171,6 +171,21 @@ describe('cardwright keys create', () => {
         assert.equal((await service.generate({ markdown: '# key one' }, { 'x-api-key': key })).status, 200);
         assert.equal((await service.generate({ markdown: '# key two' }, { 'x-api-key': second })).status, 200);
         assert.equal((await service.generate({}, { 'x-api-key': 'cw_not-a-key-000000000000' })).status, 401);
+
+        // A key created while the service runs, saved as a digest only, works without a restart.
+        const hashed = await runCli(['keys', 'create', '--hashed'], { env: { DATA_DIR: dataDir } });
+        assert.equal(hashed.code, 0, hashed.stderr);
+        const third = hashed.stdout.trim();
+        assert.match(hashed.stderr, /Its SHA-256 digest is saved in/);
+        const lines = fs.readFileSync(file, 'utf8').split('\n');
+        assert.ok(!lines.includes(third), 'the key file holds no secret for a hashed key');
+        assert.ok(lines.some((line) => /^sha256:[0-9a-f]{64}$/.test(line)));
+        let status = 0;
+        for (let attempt = 0; attempt < 30 && status !== 200; attempt++) {
+          status = (await service.generate({ markdown: '# key three' }, { 'x-api-key': third })).status;
+          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        assert.equal(status, 200, 'the new key is accepted within 6 s');
       } finally {
         await service.close();
       }

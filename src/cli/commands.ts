@@ -45,10 +45,10 @@ export const keysCommand: CommandSpec = {
   name: 'keys',
   arguments: 'create',
   summary: 'Creates an API key, saves it where the service reads keys and prints it on standard output.',
-  options: [],
+  options: [{ name: 'hashed', description: 'save only the SHA-256 digest of the key (sha256:<hex>), so the file holds no secret' }],
   notes: [
     'The key is added to API_KEYS_FILE when that is set, else to DATA_DIR/api-keys.txt (DATA_DIR defaults to ./data).',
-    'The service reads its keys when it starts: restart it to accept a new key.',
+    'A running service sees the changed file within a second (or at once on SIGHUP): no restart needed.',
     '',
     'Example:',
     '  export CARDWRIGHT_API_KEY="$(cardwright keys create)"',
