@@ -14,6 +14,7 @@ import { buildShellDocument } from './render/shell-document.js';
 import { Renderer } from './render/renderer.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
 
 export interface App {
   server: FastifyInstance;
@@ -37,6 +38,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
     },
     bodyLimit: config.bodyLimit,
+    // request.ip (preview budget, rate limit of unauthenticated requests) from X-Forwarded-For only
+    // when it comes from a proxy the operator named.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // While stopping, requests on open connections get our own 503 (see Renderer.run), not Fastify's.
     return503OnClosing: false,
     genReqId: (request) => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { allowlistProblems } from './images/address-policy.js';
 import { readS3Config, s3VariableNames, type S3Config } from './storage/s3-config.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -45,6 +46,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Redis holding the rate-limit counters shared by replicas; in memory when unset. */
   redisUrl?: string;
+  /** Proxies whose X-Forwarded-For gives the client's address (false: the header is ignored). */
+  trustProxy: TrustProxy;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +106,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (key.length < 16) problems.push('API_KEYS: every key must be at least 16 characters long (a short key is guessable).');
   }
 
+  const trustProxy = parseTrustProxy(text('TRUST_PROXY'));
+  if ('problem' in trustProxy) problems.push(trustProxy.problem);
+
   const cores = Math.max(1, os.availableParallelism());
   const config: Config = {
     port,
@@ -133,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 25_000, 0, 3_600_000),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     redisUrl: text('REDIS_URL'),
+    trustProxy: 'value' in trustProxy ? trustProxy.value : false,
   };
 
   if (config.storage === 's3') {

@@ -217,6 +217,12 @@ describe('the image guard', () => {
     assert.throws(() => loadConfig({ REMOTE_IMAGES: 'allowlist', REMOTE_IMAGES_ALLOWLIST: 'https://cdn.example.com/path' }), /REMOTE_IMAGES_ALLOWLIST entry/);
     assert.throws(() => loadConfig({ REMOTE_IMAGES: 'allowlist' }), /REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST/);
     assert.throws(() => loadConfig({ REMOTE_IMAGES: 'sometimes' }), /REMOTE_IMAGES must be one of off, public, allowlist/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: 'nginx' }), /TRUST_PROXY must be true, false, a hop count \(1–10\) or proxy addresses such as .*"nginx" is none of these/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '10.0.0.0/40' }), /"10\.0\.0\.0\/40" is none of these/);
+    assert.throws(() => loadConfig({ TRUST_PROXY: '0' }), /TRUST_PROXY as a hop count must be from 1 to 10; got "0"/);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.5, 172.16.0.0/12,::1' }).trustProxy, ['10.0.0.5', '172.16.0.0/12', '::1']);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.equal(loadConfig({}).trustProxy, false);
   });
 
   it('checks the addresses a name resolves to, and connects to exactly those', async () => {

@@ -159,5 +159,43 @@ describe('web page routes', () => {
     const body = (await limited.json()) as { error: string; message: string };
     assert.equal(body.error, 'rate_limited');
     assert.match(body.message, /Too many previews/);
+
+    // Without TRUST_PROXY a client cannot claim another address to get a fresh budget.
+    const spoofed = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.23' },
+      body: JSON.stringify(huge),
+    });
+    assert.equal(spoofed.status, 429);
+  });
+});
+
+describe('web page routes behind a reverse proxy (TRUST_PROXY)', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ TRUST_PROXY: '127.0.0.1' });
+  });
+  after(async () => service.close());
+
+  const previewFrom = (client: string, body: unknown) =>
+    fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+      body: JSON.stringify(body),
+    });
+
+  it('gives each client named by the trusted proxy its own preview budget', async () => {
+    const huge = { markdown: 'word '.repeat(19_999) };
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4 && statuses.at(-1) !== 429; attempt++) {
+      const response = await previewFrom('203.0.113.7', huge);
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    assert.equal(statuses.at(-1), 429, `statuses ${statuses.join(', ')}`);
+    // Another client behind the same proxy still has its whole budget.
+    const other = await previewFrom('203.0.113.8', huge);
+    assert.equal(other.status, 200);
+    await other.arrayBuffer();
   });
 });
