@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, differingFraction, download, pixel, type DecodedPng } from './helpers/images.js';
 import { startService, type RunningService } from './helpers/service.js';
-import { assertWellSplit, pngDataUri, splitLayout } from './helpers/split-layout.js';
+import { assertWellSplit, pngDataUri, splitLayout, splitLayoutIn } from './helpers/split-layout.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'split', `${name}.md`), 'utf8');
 
@@ -114,6 +114,32 @@ describe('autoSplit', () => {
     const top = Math.round(cards[1]!.contentTop * 2) + 4;
     const [r, g, b] = pixel(pngs[1]!, 60, top);
     assert.ok(r < 250 && r > 225 && r === g && g === b, `frame colour at the top of card 2: ${r},${g},${b}`);
+  });
+
+  it('keeps a cut quote open at the cut, its opening ornament only where it begins', async () => {
+    const markdown = `# Quote\n\n> ${'A quoted thought that keeps going for a while. '.repeat(40)}`;
+    // business: a label above the quote; notebook: a strip of tape; art-deco: a rule above and below.
+    for (const { theme, ornament } of [{ theme: 'business', ornament: true }, { theme: 'notebook', ornament: true }, { theme: 'art-deco', ornament: false }]) {
+      const quotes = await service.app.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+        await splitLayoutIn(page, service, { markdown, splitMode: 'autoSplit', theme });
+        return page.evaluate<{ classes: string; ornament: string; top: string; bottom: string }[]>(`
+          Array.from(document.querySelectorAll('#cards .card blockquote'), (quote) => {
+            const style = getComputedStyle(quote);
+            return { classes: quote.className, ornament: getComputedStyle(quote, '::before').content,
+                     top: style.borderTopStyle, bottom: style.borderBottomStyle };
+          })`);
+      });
+      assert.ok(quotes.length >= 2, `${theme}: the quote spans ${quotes.length} cards`);
+      const [first, ...rest] = quotes;
+      if (ornament) assert.notEqual(first!.ornament, 'none', `${theme}: the quote's ornament where it begins`);
+      else assert.equal(first!.top, 'solid', `${theme}: the quote's rule where it begins`);
+      for (const [index, quote] of rest.entries()) {
+        assert.match(quote.classes, /split-continued/);
+        assert.equal(quote.ornament, 'none', `${theme}: no ornament on card ${index + 2}`);
+        assert.equal(quote.top, 'none', `${theme}: no rule at the top of card ${index + 2}`);
+      }
+      for (const quote of quotes.slice(0, -1)) assert.equal(quote.bottom, 'none', `${theme}: no rule at the cut`);
+    }
   });
 
   it('scales an image taller than a card down to fit one card, keeping its proportions', async () => {

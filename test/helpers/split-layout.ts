@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { renderMarkdown } from '../../src/markdown/render-markdown.js';
 import { paginate, type PaginationResult } from '../../src/render/paginate.js';
+import type { RenderPage } from '../../src/render/render-page.js';
 import type { RunningService } from './service.js';
 
 export interface SplitRequest {
@@ -20,23 +21,26 @@ export interface SplitRequest {
 
 /** The pagination of `request` with what each card holds and where. */
 export async function splitLayout(service: RunningService, request: SplitRequest): Promise<PaginationResult> {
+  return service.app.renderer.run(AbortSignal.timeout(30_000), (page) => splitLayoutIn(page, service, request));
+}
+
+/** The same, in a render page the caller holds, whose cards can then be inspected further. */
+export async function splitLayoutIn(page: RenderPage, service: RunningService, request: SplitRequest): Promise<PaginationResult> {
   const { theme, mode } = service.app.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
-  return service.app.renderer.run(AbortSignal.timeout(30_000), (page) =>
-    paginate(
-      page,
-      {
-        theme,
-        mode,
-        width: request.width ?? 440,
-        height: request.height ?? 586,
-        scale: request.scale ?? 2,
-        splitMode: request.splitMode,
-        overHiddenMode: request.overHiddenMode ?? false,
-        contentHtml: html,
-      },
-      { report: true },
-    ),
+  return paginate(
+    page,
+    {
+      theme,
+      mode,
+      width: request.width ?? 440,
+      height: request.height ?? 586,
+      scale: request.scale ?? 2,
+      splitMode: request.splitMode,
+      overHiddenMode: request.overHiddenMode ?? false,
+      contentHtml: html,
+    },
+    { report: true },
   );
 }
 
