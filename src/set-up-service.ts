@@ -13,6 +13,7 @@ import { registerRateLimit } from './api/rate-limit.js';
 import { registerThemesRoute } from './api/themes-route.js';
 import { registerWebRoutes } from './api/web-route.js';
 import type { Config } from './config.js';
+import { CachedImageFetcher } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher } from './images/remote-image-fetcher.js';
 import { renderMarkdown } from './markdown/render-markdown.js';
 import type { Metrics } from './metrics.js';
@@ -65,7 +66,9 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   registerThemesRoute(server, themes);
   registerHealthRoutes(server, storage, renderer);
   if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);
-  await registerWebRoutes(server, { themes, renderer, storage, shellHtml, requestTimeoutMs: config.requestTimeoutMs });
+  // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
+  const previewImages = new CachedImageFetcher(remoteImages, { maxBytes: 64 * 1024 * 1024, ttlMs: 10 * 60_000, failureTtlMs: 15_000 });
+  await registerWebRoutes(server, { themes, renderer, storage, shellHtml, requestTimeoutMs: config.requestTimeoutMs, previewImages });
   await registerApiReference(server);
 
   // The Markdown pipeline's first run loads its grammars and plug-ins, so the first request does

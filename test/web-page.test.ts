@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, type WatchedPage } from './helpers/browser.js';
 import { decodePng, download, isPng } from './helpers/images.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 /** A custom theme from THEMES_DIR: the page must list it with its class name and modes. */
@@ -88,16 +89,19 @@ describe('web page', () => {
   let service: RunningService;
   let browser: Browser;
   let themesDir: string;
+  let images: LocalImageServer;
 
   before(async () => {
     themesDir = temporaryDir('cardwright-web-themes-');
     fs.writeFileSync(path.join(themesDir, 'acme-brand.css'), customThemeCss);
-    service = await startService({ THEMES_DIR: themesDir });
+    images = await startImageServer();
+    service = await startService({ THEMES_DIR: themesDir, REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}` });
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
     await service?.close();
+    await images?.close();
     fs.rmSync(themesDir, { recursive: true, force: true });
   });
 
@@ -144,6 +148,24 @@ describe('web page', () => {
       assert.equal(heading, 'Typed live');
       const timings = await page.evaluate(() => (window as unknown as { cardwrightPreviewTimings: number[] }).cardwrightPreviewTimings);
       assert.ok(timings.length >= 2, 'every preview update is measured');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('shows a remote image in the preview, drawn from the service, as Generate will', async () => {
+    const { page, problems, requests, close } = await open();
+    try {
+      await page.locator('#markdown').fill(`# With a picture\n\n![red](${images.origin}/red.png)`);
+      const drawn = await page.waitForFunction(() => {
+        const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
+        const img = frame.contentDocument?.querySelector<HTMLImageElement>('.card-content-inner img[alt="red"]');
+        return img?.complete && img.naturalWidth > 0 ? { width: img.naturalWidth, height: img.naturalHeight } : false;
+      }, undefined, { timeout: 10_000 });
+      assert.deepEqual(await drawn.jsonValue(), { width: 200, height: 100 });
+      // The browser asked the image's host for nothing: the service fetched it.
+      assert.deepEqual(requests.filter((url) => url.startsWith(images.origin)), []);
       assert.deepEqual(problems, []);
     } finally {
       await close();

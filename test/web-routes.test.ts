@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser, openPage } from './helpers/browser.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 describe('web page routes', () => {
@@ -197,5 +198,54 @@ describe('web page routes behind a reverse proxy (TRUST_PROXY)', () => {
     const other = await previewFrom('203.0.113.8', huge);
     assert.equal(other.status, 200);
     await other.arrayBuffer();
+  });
+});
+
+describe('remote images in the preview', () => {
+  let service: RunningService;
+  let allowed: LocalImageServer;
+  let trap: LocalImageServer;
+  before(async () => {
+    allowed = await startImageServer();
+    trap = await startImageServer();
+    service = await startService({ REMOTE_IMAGES: 'public', REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${allowed.port}` });
+  });
+  after(async () => {
+    await service.close();
+    await Promise.all([allowed.close(), trap.close()]);
+  });
+
+  const previewHtml = async (markdown: string) => {
+    const response = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ markdown }),
+    });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { cards: { html: string }[] }).cards[0]!.html;
+  };
+
+  it('shows a remote image as Generate draws it, fetched once for many previews', async () => {
+    const markdown = `# Picture\n\n![red](${allowed.origin}/red.png)`;
+    for (let typed = 0; typed < 5; typed++) {
+      const html = await previewHtml(`${markdown}\n\nTyping ${typed}`);
+      assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="red"/);
+      assert.doesNotMatch(html, /image-placeholder/);
+    }
+    assert.deepEqual(allowed.hits.filter((hit) => hit === '/red.png'), ['/red.png'], 'the image is fetched once');
+  });
+
+  it('does not ask again at once for an image that failed: a placeholder until a short while has passed', async () => {
+    for (let typed = 0; typed < 3; typed++) {
+      const html = await previewHtml(`![gone](${allowed.origin}/gone.png)\n\nTyping ${typed}`);
+      assert.match(html, /<span class="image-placeholder" role="img" aria-label="gone">gone<\/span>/);
+    }
+    assert.deepEqual(allowed.hits.filter((hit) => hit === '/gone.png'), ['/gone.png']);
+  });
+
+  it('keeps the SSRF guard: an address Generate refuses is a placeholder in the preview too', async () => {
+    const html = await previewHtml(`![secret](http://127.0.0.1:${trap.port}/red.png)`);
+    assert.match(html, /<span class="image-placeholder" role="img" aria-label="secret">secret<\/span>/);
+    assert.deepEqual(trap.hits, []);
   });
 });

@@ -1,12 +1,14 @@
 // POST /api/preview: the live preview of the web page. Takes the body of POST /api/generate and
 // answers with the HTML of every card, built by the same pipeline as the images (Markdown →
-// sanitized HTML → card markup), so the page shows exactly what Generate will render. No key is
-// needed to look: nothing is stored, and every client has a work budget (see PreviewBudget).
+// sanitized HTML → card markup, remote images fetched by the server under REMOTE_IMAGES), so the
+// page shows exactly what Generate will render. No key is needed to look: nothing is stored, and
+// every client has a work budget (see PreviewBudget).
 import type { FastifyInstance } from 'fastify';
 import { renderMarkdown } from '../markdown/render-markdown.js';
 import { cardMarkup } from '../render/card-markup.js';
 import { renderCards } from '../render/render-cards.js';
 import type { Renderer } from '../render/renderer.js';
+import type { ImageSource } from '../images/remote-image-fetcher.js';
 import type { ThemeRegistry } from '../themes/registry.js';
 import { GenerateBody, type GenerateBodyInput } from './generate-schema.js';
 import { withDefaults } from './generate-route.js';
@@ -17,6 +19,8 @@ export interface PreviewRouteDeps {
   themes: ThemeRegistry;
   renderer: Renderer;
   requestTimeoutMs: number;
+  /** Remote images, through the same guard as Generate's and remembered between previews. */
+  previewImages?: ImageSource;
 }
 
 /**
@@ -34,6 +38,10 @@ const maxPreviewScale = 2;
  */
 const charactersPerToken = 2000;
 
+/** Each remote image asked for costs a token more (fetched at most once a few minutes; see CachedImageFetcher). */
+const remoteImagePattern = /!\[[^\]]*\]\(\s*<?https?:|<img\b[^>]*\bsrc\s*=\s*["']?https?:/gi;
+const maxRemoteImagesCharged = 50;
+
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
   const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
@@ -41,11 +49,12 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     const options = withDefaults(request.body ?? {});
     const paginated = options.splitMode !== 'noSplit';
     // Paginating runs in the browser and costs a render page, so it is charged like a big document.
-    budget.spend(request.ip, 1 + options.markdown.length / charactersPerToken + (paginated ? 5 : 0));
+    const remoteImages = Math.min(maxRemoteImagesCharged, options.markdown.match(remoteImagePattern)?.length ?? 0);
+    budget.spend(request.ip, 1 + options.markdown.length / charactersPerToken + remoteImages + (paginated ? 5 : 0));
 
     const { theme, mode } = deps.themes.resolve(options.theme, options.themeMode);
-    // mdxMode as Generate has it; remote images stay placeholders here, since this route needs no key.
-    const { html } = await renderMarkdown(options.markdown, { mdxMode: options.mdxMode });
+    const deadline = requestDeadline(reply, deps.requestTimeoutMs);
+    const { html } = await renderMarkdown(options.markdown, { mdxMode: options.mdxMode, remoteImages: deps.previewImages, signal: deadline });
     let cards: PreviewCard[];
     if (!paginated) {
       // The markup renderCards lays out and captures for a noSplit request, built without the browser.
@@ -53,7 +62,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     } else {
       // Split cards exist only after the browser has measured the content: show what it renders.
       const scale = Math.min(options.scale, maxPreviewScale);
-      const images = await deps.renderer.run(requestDeadline(reply, deps.requestTimeoutMs), (page) =>
+      const images = await deps.renderer.run(deadline, (page) =>
         renderCards(page, { ...options, theme, mode, scale, format: 'webp', contentHtml: html }),
       );
       cards = images.map((image) => ({

@@ -41,6 +41,12 @@ export interface FetchedImage {
   height: number;
 }
 
+/** Where cards get remote images: the guarded fetcher, or a cache in front of it. */
+export interface ImageSource {
+  /** Fetches one image, or throws RemoteImageRefused (or the signal's reason when it aborted). */
+  fetch(source: string, signal?: AbortSignal): Promise<FetchedImage>;
+}
+
 /** A remote image that was not fetched, with a reason meant for logs. */
 export class RemoteImageRefused extends Error {
   constructor(message: string) {
@@ -66,7 +72,7 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const systemResolve = async (hostName: string): Promise<string[]> =>
   (await dns.promises.lookup(hostName, { all: true, verbatim: true })).map((entry) => entry.address);
 
-export class RemoteImageFetcher {
+export class RemoteImageFetcher implements ImageSource {
   readonly policy: RemoteImagesPolicy;
   private readonly allowlist: HostAllowlist;
   private readonly maxBytes: number;

@@ -4,7 +4,7 @@
 import type { Element, Root } from 'hast';
 import type { VFile } from 'vfile';
 import { visit } from 'unist-util-visit';
-import { RemoteImageRefused, toDataUri, type RemoteImageFetcher } from '../images/remote-image-fetcher.js';
+import { RemoteImageRefused, toDataUri, type ImageSource } from '../images/remote-image-fetcher.js';
 
 /** Per-document limits, so one request cannot make the server fetch without end. */
 const maxImagesPerDocument = 50;
@@ -12,7 +12,7 @@ const maxBytesPerDocument = 40 * 1024 * 1024;
 const parallelFetches = 4;
 
 export interface RemoteImageContext {
-  fetcher?: RemoteImageFetcher;
+  fetcher?: ImageSource;
   signal?: AbortSignal;
   /** Why each image that was not inlined failed, for the operator's log. */
   failures: { src: string; reason: string }[];

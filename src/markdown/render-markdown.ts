@@ -16,7 +16,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
 import { VFile } from 'vfile';
-import type { RemoteImageFetcher } from '../images/remote-image-fetcher.js';
+import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
@@ -67,7 +67,7 @@ export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (PRODUCT.md §5). */
   mdxMode?: boolean;
   /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
-  remoteImages?: RemoteImageFetcher;
+  remoteImages?: ImageSource;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
 }
