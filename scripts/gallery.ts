@@ -11,13 +11,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
-import { renderMarkdown } from '../src/markdown/render-markdown.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { projectRoot } from '../src/paths.js';
-import { cardMarkup } from '../src/render/card-markup.js';
-import { Renderer } from '../src/render/renderer.js';
-import { buildShellDocument } from '../src/render/shell-document.js';
-import { defaultThemeId, loadThemes } from '../src/themes/registry.js';
-import type { Theme } from '../src/themes/theme-file.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
+import { Renderer } from '../src/cards/render/renderer.js';
+import { buildShellDocument } from '../src/cards/render/shell-document.js';
+import { defaultThemeId, loadThemes } from '../src/cards/themes/registry.js';
+import type { Theme } from '../src/cards/themes/theme-file.js';
 
 const { values: args } = parseArgs({
   options: {

@@ -4,7 +4,7 @@
 import { commandHelp, UsageError, type CommandSpec } from './cli/command-line.js';
 import { keysCommand, mcpCommand, renderCommand, serveCommand, themesCommand } from './cli/commands.js';
 import { ConfigError } from './config.js';
-import { AppError } from './errors.js';
+import { AppError } from './cards/errors.js';
 import { packageVersion } from './version.js';
 
 type Run = (args: string[]) => void | Promise<void>;

@@ -3,9 +3,9 @@
 // a bad deployment in one pass instead of one restart per mistake.
 import os from 'node:os';
 import path from 'node:path';
-import { allowlistProblems } from './images/address-policy.js';
-import { readS3Config, s3VariableNames, type S3Config } from './storage/s3-config.js';
-import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+import { allowlistProblems } from './cards/images/address-policy.js';
+import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

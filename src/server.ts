@@ -3,9 +3,9 @@
 //
 // The rest of the service is imported only once the signal handlers are in place: loading it takes
 // a moment, and a stop signal in that moment should still end the process cleanly.
-import type { App } from './app.js';
+import type { App } from './http/app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { shutDown } from './shutdown.js';
+import { shutDown } from './http/shutdown.js';
 
 async function main(): Promise<void> {
   let config;
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   // there is nothing to re-read, and the default action would end the process.
   process.on('SIGHUP', () => app?.apiKeys.reload());
 
-  const { buildApp } = await import('./app.js');
+  const { buildApp } = await import('./http/app.js');
   if (stopSignal) process.exit(0);
   app = await buildApp(config);
   const { server } = app;

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { renderMarkdown } from '../src/markdown/render-markdown.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { countNear } from './helpers/images.js';
 import { countWhere, renderCard } from './helpers/rendered-card.js';
 import { startService, type RunningService } from './helpers/service.js';

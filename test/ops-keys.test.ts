@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createApiKey } from '../src/api/api-keys.js';
+import { createApiKey } from '../src/http/api-keys.js';
 import { eventually } from './helpers/processes.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 

@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import pino from 'pino';
-import { AppError } from '../src/errors.js';
-import { PendingDeletions } from '../src/storage/pending-deletions.js';
-import { readS3Config } from '../src/storage/s3-config.js';
-import { S3Storage } from '../src/storage/s3-storage.js';
-import { storeAll, type ImageToStore } from '../src/storage/store-all.js';
+import { AppError } from '../src/cards/errors.js';
+import { PendingDeletions } from '../src/cards/storage/pending-deletions.js';
+import { readS3Config } from '../src/cards/storage/s3-config.js';
+import { S3Storage } from '../src/cards/storage/s3-storage.js';
+import { storeAll, type ImageToStore } from '../src/cards/storage/store-all.js';
 import { eventually, startS3rver, type TestS3 } from './helpers/s3rver.js';
 
 const log = pino({ level: process.env.TEST_LOG ? 'debug' : 'silent' });

@@ -3,12 +3,12 @@
 // It renders exactly the card HTML the service renders (same shell document, fonts and theme).
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { renderMarkdown } from '../../src/markdown/render-markdown.js';
-import { cardMarkup } from '../../src/render/card-markup.js';
-import { findChromium } from '../../src/render/chromium-executable.js';
-import { buildShellDocument, shellOrigin } from '../../src/render/shell-document.js';
-import { resolveFontFile } from '../../src/themes/fonts.js';
-import { loadThemes } from '../../src/themes/registry.js';
+import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
+import { cardMarkup } from '../../src/cards/render/card-markup.js';
+import { findChromium } from '../../src/cards/render/chromium-executable.js';
+import { buildShellDocument, shellOrigin } from '../../src/cards/render/shell-document.js';
+import { resolveFontFile } from '../../src/cards/themes/fonts.js';
+import { loadThemes } from '../../src/cards/themes/registry.js';
 
 export async function naiveRenderer(): Promise<(markdown: string) => Promise<Buffer>> {
   const themes = loadThemes();

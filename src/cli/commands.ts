@@ -1,7 +1,7 @@
 // What each cardwright command accepts: its arguments, options and help notes. Kept apart from the
 // commands' code, which is loaded only when the command runs, so `--help` answers at once.
-import { formats, limits, splitModes } from '../api/generate-schema.js';
-import { defaultThemeId } from '../themes/registry.js';
+import { formats, limits, splitModes } from '../cards/request/schema.js';
+import { defaultThemeId } from '../cards/themes/registry.js';
 import type { CommandSpec } from './command-line.js';
 
 export const renderCommand: CommandSpec = {

@@ -1,6 +1,6 @@
 // `cardwright keys create`: makes a new API key and adds it where the service reads its keys
 // (API_KEYS_FILE, else DATA_DIR/api-keys.txt), then prints it.
-import { createApiKey, defaultKeyFile } from '../api/api-keys.js';
+import { createApiKey, defaultKeyFile } from '../http/api-keys.js';
 import { loadConfig } from '../config.js';
 import { parseCommandLine, UsageError } from './command-line.js';
 import { keysCommand } from './commands.js';

@@ -2,14 +2,14 @@
 // It is the service's own pipeline (same validation, themes, Markdown, warm Chromium page, capture),
 // only the images come back as buffers instead of being stored.
 import { pino } from 'pino';
-import { checkGenerateBody } from '../api/check-generate-body.js';
+import { checkGenerateBody } from '../cards/request/check.js';
 import type { Config } from '../config.js';
-import { renderImages } from '../generate.js';
-import { RemoteImageFetcher } from '../images/remote-image-fetcher.js';
-import type { RenderedImage } from '../render/render-cards.js';
-import { Renderer } from '../render/renderer.js';
-import { buildShellDocument } from '../render/shell-document.js';
-import { loadThemes, type ThemeRegistry } from '../themes/registry.js';
+import { renderImages } from '../cards/pipeline.js';
+import { RemoteImageFetcher } from '../cards/images/remote-image-fetcher.js';
+import type { RenderedImage } from '../cards/render/render-cards.js';
+import { Renderer } from '../cards/render/renderer.js';
+import { buildShellDocument } from '../cards/render/shell-document.js';
+import { loadThemes, type ThemeRegistry } from '../cards/themes/registry.js';
 
 /** Log lines go to stderr, so stdout stays clean for file paths (CLI) or the protocol (MCP). */
 export function stderrLogger(env: Record<string, string | undefined> = process.env) {

@@ -3,11 +3,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { themeListing } from '../api/themes-route.js';
+import { themeListing } from '../http/themes-route.js';
 import { writeCardFiles } from '../cli/card-files.js';
 import { LocalRenderer } from '../cli/local-renderer.js';
 import type { Config } from '../config.js';
-import { contentTypeOf } from '../storage/storage.js';
+import { contentTypeOf } from '../cards/storage/storage.js';
 import type { CardBackend, CardImage } from './backend.js';
 
 export class LocalBackend implements CardBackend {

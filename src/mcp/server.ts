@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baseNameOf } from '../cli/card-files.js';
 import { loadConfig } from '../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../cards/errors.js';
 import { packageVersion } from '../version.js';
 import { ToolError, type CardBackend } from './backend.js';
 import { LocalBackend } from './local-backend.js';

@@ -2,7 +2,7 @@
 // (GenerateBody) plus `path` and `outputDir`, so an agent sees exactly the fields, bounds and
 // defaults that POST /api/generate accepts.
 import { Type } from '@sinclair/typebox';
-import { GenerateBody } from '../api/generate-schema.js';
+import { GenerateBody } from '../cards/request/schema.js';
 
 export const renderToolName = 'render_cards';
 export const themesToolName = 'list_themes';

@@ -2,7 +2,7 @@
 // driven by playwright-core. Each test gets a fresh context (no cookies, no localStorage) and a
 // record of console errors and of every request the page made.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { findChromium } from '../../src/render/chromium-executable.js';
+import { findChromium } from '../../src/cards/render/chromium-executable.js';
 
 export async function launchBrowser(): Promise<Browser> {
   const executable = await findChromium(process.env.CHROMIUM_PATH);

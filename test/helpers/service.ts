@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '../../src/app.js';
+import { buildApp, type App } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
 
 export const testApiKey = 'test-key-0123456789abcdef';

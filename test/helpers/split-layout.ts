@@ -3,9 +3,9 @@
 // every split fixture must pass.
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import { renderMarkdown } from '../../src/markdown/render-markdown.js';
-import { paginate, type PaginationResult } from '../../src/render/paginate.js';
-import type { RenderPage } from '../../src/render/render-page.js';
+import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
+import { paginate, type PaginationResult } from '../../src/cards/render/paginate.js';
+import type { RenderPage } from '../../src/cards/render/render-page.js';
 import type { RunningService } from './service.js';
 
 export interface SplitRequest {

@@ -2,9 +2,9 @@
 // JSON Schema, the same validator options and the same error sentences, then the same defaults.
 import { Ajv } from 'ajv';
 import { invalidRequest } from '../errors.js';
-import type { GenerateOptions } from '../generate.js';
-import { withDefaults } from './generate-route.js';
-import { GenerateBody, type GenerateBodyInput } from './generate-schema.js';
+import type { GenerateOptions } from '../pipeline.js';
+import { withDefaults } from '../../http/generate-route.js';
+import { GenerateBody, type GenerateBodyInput } from './schema.js';
 import { requestValidationOptions } from './validation-options.js';
 import { validationMessage } from './validation-message.js';
 

@@ -1,7 +1,7 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
-import { AppError } from '../errors.js';
+import { AppError } from '../cards/errors.js';
 
 export interface BudgetOptions {
   /** Tokens a client may spend at once. */

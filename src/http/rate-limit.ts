@@ -4,7 +4,7 @@
 // With REDIS_URL the counters live in Redis and are shared by every replica.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
+import { AppError } from '../cards/errors.js';
 import type { ApiKeyStore } from './api-keys.js';
 
 export interface RateLimitSettings {

@@ -1,7 +1,7 @@
 // GET /api/themes: every theme (built-in and custom) with its modes and default mode, for clients
 // and for the web page's theme picker. The CLI and the MCP tool list themes with the same listing.
 import type { FastifyInstance } from 'fastify';
-import { themeAliases, type ThemeRegistry } from '../themes/registry.js';
+import { themeAliases, type ThemeRegistry } from '../cards/themes/registry.js';
 
 export function themeListing(themes: ThemeRegistry) {
   return {

@@ -1,9 +1,9 @@
 // Every failure leaves the server as {"error","message","requestId"} with the status and label of
 // PRODUCT.md §6. Messages of unexpected errors stay in the log; the client gets a generic one.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAbortError, type ErrorLabel } from '../errors.js';
-import { GenerateBody } from './generate-schema.js';
-import { validationMessage } from './validation-message.js';
+import { AppError, isAbortError, type ErrorLabel } from '../cards/errors.js';
+import { GenerateBody } from '../cards/request/schema.js';
+import { validationMessage } from '../cards/request/validation-message.js';
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));

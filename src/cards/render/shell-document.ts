@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { katexCss } from '../markdown/math.js';
-import { builtinThemesDir } from '../paths.js';
+import { builtinThemesDir } from '../../paths.js';
 import { fontFaceCss } from '../themes/fonts.js';
 import type { ThemeRegistry } from '../themes/registry.js';
 

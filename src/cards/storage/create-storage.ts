@@ -1,6 +1,6 @@
 // Picks the storage driver the configuration asks for. The S3 driver (and the AWS SDK behind it)
 // is loaded only when it is used: it is a sizeable part of what a start would otherwise load.
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { LocalStorage } from './local-storage.js';
 import type { Storage } from './storage.js';
 

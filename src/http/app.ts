@@ -6,14 +6,14 @@
 // code to load) is imported and set up while Chromium does that work in its own processes.
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { ApiKeyStore } from './api/api-keys.js';
-import { requestValidationOptions } from './api/validation-options.js';
-import type { Config } from './config.js';
+import type { ApiKeyStore } from './api-keys.js';
+import { requestValidationOptions } from '../cards/request/validation-options.js';
+import type { Config } from '../config.js';
 import { Metrics } from './metrics.js';
-import { buildShellDocument } from './render/shell-document.js';
-import { Renderer } from './render/renderer.js';
-import type { Storage } from './storage/storage.js';
-import { loadThemes, type ThemeRegistry } from './themes/registry.js';
+import { buildShellDocument } from '../cards/render/shell-document.js';
+import { Renderer } from '../cards/render/renderer.js';
+import type { Storage } from '../cards/storage/storage.js';
+import { loadThemes, type ThemeRegistry } from '../cards/themes/registry.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 
 export interface App {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveKatexFontFile } from '../markdown/math.js';
-import { nodeModulesDir } from '../paths.js';
+import { nodeModulesDir } from '../../paths.js';
 
 interface BundledFont {
   /** Short name used in the page's font URLs. */

@@ -4,13 +4,13 @@
 // page shows exactly what Generate will render. No key is needed to look: nothing is stored, and
 // every client has a work budget (see PreviewBudget).
 import type { FastifyInstance } from 'fastify';
-import { renderMarkdown } from '../markdown/render-markdown.js';
-import { cardMarkup } from '../render/card-markup.js';
-import { renderCards } from '../render/render-cards.js';
-import type { Renderer } from '../render/renderer.js';
-import type { ImageSource } from '../images/remote-image-fetcher.js';
-import type { ThemeRegistry } from '../themes/registry.js';
-import { GenerateBody, type GenerateBodyInput } from './generate-schema.js';
+import { renderMarkdown } from '../cards/markdown/render-markdown.js';
+import { cardMarkup } from '../cards/render/card-markup.js';
+import { renderCards } from '../cards/render/render-cards.js';
+import type { Renderer } from '../cards/render/renderer.js';
+import type { ImageSource } from '../cards/images/remote-image-fetcher.js';
+import type { ThemeRegistry } from '../cards/themes/registry.js';
+import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withDefaults } from './generate-route.js';
 import { PreviewBudget } from './preview-budget.js';
 import { requestDeadline } from './request-deadline.js';

@@ -20,7 +20,7 @@ import { RenderPage } from './render-page.js';
 
 export type RestartReason = 'planned' | 'crash' | 'unresponsive';
 
-/** What the pool reports to the metrics; see src/metrics.ts. */
+/** What the pool reports to the metrics; see src/http/metrics.ts. */
 export interface RenderObserver {
   queueWait(seconds: number): void;
   render(seconds: number, outcome: 'ok' | 'failed' | 'cancelled'): void;

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { invalidRequest } from '../errors.js';
-import { builtinThemesDir } from '../paths.js';
+import { builtinThemesDir } from '../../paths.js';
 import { readThemeFile, ThemeFileError, type Theme } from './theme-file.js';
 
 /** Names used by clients of the reference service, mapped to our IDs. */

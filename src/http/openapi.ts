@@ -4,7 +4,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { defaultThemeId, type ThemeRegistry } from '../themes/registry.js';
+import { defaultThemeId, type ThemeRegistry } from '../cards/themes/registry.js';
 import { packageVersion } from '../version.js';
 import { withDefaults } from './generate-route.js';
 import { errorAnswers, GenerateAnswer, requestExamples, ThemesAnswer } from './openapi-schemas.js';

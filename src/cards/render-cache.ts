@@ -7,7 +7,7 @@
 // a TTL because stored objects may be removed by the operator's bucket lifecycle.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { GenerateOptions, StoredImage } from './generate.js';
+import type { GenerateOptions, StoredImage } from './pipeline.js';
 
 export interface RenderCacheOptions {
   maxEntries: number;

@@ -11,7 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { imageSize } from 'image-size';
-import type { RemoteImagesPolicy } from '../config.js';
+import type { RemoteImagesPolicy } from '../../config.js';
 import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
 
 export interface RemoteImageOptions {

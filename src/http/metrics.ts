@@ -1,7 +1,7 @@
 // Prometheus metrics of one service instance (prom-client), served at GET /metrics.
 // Each instance has its own registry, so several services in one process (tests) never mix counts.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RenderObserver, RestartReason } from './render/renderer.js';
+import type { RenderObserver, RestartReason } from '../cards/render/renderer.js';
 
 /** What the gauges read at scrape time. */
 export interface PoolState {

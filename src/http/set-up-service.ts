@@ -2,29 +2,29 @@
 // route. buildApp (app.ts) loads this module while the browser starts, since most of the code
 // the service loads at start-up is imported from here.
 import type { FastifyInstance } from 'fastify';
-import { loadApiKeys, type ApiKeyStore } from './api/api-keys.js';
-import { installErrorHandlers } from './api/error-handler.js';
-import { registerLocalFilesRoute } from './api/files-route.js';
-import { registerGenerateRoute } from './api/generate-route.js';
-import { registerHealthRoutes } from './api/health-route.js';
-import { registerMetricsRoute } from './api/metrics-route.js';
-import { registerApiReference, registerOpenApi } from './api/openapi.js';
-import { registerRateLimit } from './api/rate-limit.js';
-import { registerThemesRoute } from './api/themes-route.js';
-import { registerWebRoutes } from './api/web-route.js';
-import type { Config } from './config.js';
-import { CachedImageFetcher } from './images/cached-image-fetcher.js';
-import { RemoteImageFetcher } from './images/remote-image-fetcher.js';
-import { renderMarkdown } from './markdown/render-markdown.js';
+import { loadApiKeys, type ApiKeyStore } from './api-keys.js';
+import { installErrorHandlers } from './error-handler.js';
+import { registerLocalFilesRoute } from './files-route.js';
+import { registerGenerateRoute } from './generate-route.js';
+import { registerHealthRoutes } from './health-route.js';
+import { registerMetricsRoute } from './metrics-route.js';
+import { registerApiReference, registerOpenApi } from './openapi.js';
+import { registerRateLimit } from './rate-limit.js';
+import { registerThemesRoute } from './themes-route.js';
+import { registerWebRoutes } from './web-route.js';
+import type { Config } from '../config.js';
+import { CachedImageFetcher } from '../cards/images/cached-image-fetcher.js';
+import { RemoteImageFetcher } from '../cards/images/remote-image-fetcher.js';
+import { renderMarkdown } from '../cards/markdown/render-markdown.js';
 import type { Metrics } from './metrics.js';
-import { RenderCache, rendererVersion } from './render-cache.js';
-import type { Renderer } from './render/renderer.js';
-import { createStorage } from './storage/create-storage.js';
-import { PendingDeletions } from './storage/pending-deletions.js';
-import { checkStorageAtStartup } from './storage/startup-check.js';
-import type { Storage } from './storage/storage.js';
-import type { ThemeRegistry } from './themes/registry.js';
-import { packageVersion } from './version.js';
+import { RenderCache, rendererVersion } from '../cards/render-cache.js';
+import type { Renderer } from '../cards/render/renderer.js';
+import { createStorage } from '../cards/storage/create-storage.js';
+import { PendingDeletions } from '../cards/storage/pending-deletions.js';
+import { checkStorageAtStartup } from '../cards/storage/startup-check.js';
+import type { Storage } from '../cards/storage/storage.js';
+import type { ThemeRegistry } from '../cards/themes/registry.js';
+import { packageVersion } from '../version.js';
 
 export interface ServiceParts {
   config: Config;

@@ -5,8 +5,8 @@
 // /health stays 200 so it is not restarted in a loop, and /ready turns 200 again by itself when
 // the store is back.
 import type { FastifyInstance } from 'fastify';
-import { describeStorageFailure, StorageError } from '../storage/storage-error.js';
-import type { Storage } from '../storage/storage.js';
+import { describeStorageFailure, StorageError } from '../cards/storage/storage-error.js';
+import type { Storage } from '../cards/storage/storage.js';
 
 /** What readiness needs to know about the render pool. */
 export interface PoolReadiness {

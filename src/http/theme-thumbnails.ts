@@ -4,11 +4,11 @@
 // renders run one at a time so the gallery never takes more than one render page from API users.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { renderMarkdown } from '../markdown/render-markdown.js';
-import { renderCards } from '../render/render-cards.js';
-import type { Renderer } from '../render/renderer.js';
-import type { ThemeRegistry } from '../themes/registry.js';
-import type { Theme } from '../themes/theme-file.js';
+import { renderMarkdown } from '../cards/markdown/render-markdown.js';
+import { renderCards } from '../cards/render/render-cards.js';
+import type { Renderer } from '../cards/render/renderer.js';
+import type { ThemeRegistry } from '../cards/themes/registry.js';
+import type { Theme } from '../cards/themes/theme-file.js';
 
 export interface ThumbnailDeps {
   themes: ThemeRegistry;

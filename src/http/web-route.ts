@@ -14,8 +14,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { projectRoot } from '../paths.js';
-import type { Storage } from '../storage/storage.js';
-import { fontFaceCss, resolveFontFile } from '../themes/fonts.js';
+import type { Storage } from '../cards/storage/storage.js';
+import { fontFaceCss, resolveFontFile } from '../cards/themes/fonts.js';
 import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
 import { registerThemeThumbnailRoute } from './theme-thumbnails.js';
 

@@ -6,7 +6,7 @@ import type { Element, Root } from 'hast';
 import type { Options as KatexOptions } from 'rehype-katex';
 import { visit, EXIT } from 'unist-util-visit';
 import type { VFile } from 'vfile';
-import { nodeModulesDir } from '../paths.js';
+import { nodeModulesDir } from '../../paths.js';
 
 /**
  * KaTeX settings for untrusted input: no \href/\url/\htmlStyle (trust off), user sizes capped at

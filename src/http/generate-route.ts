@@ -1,12 +1,12 @@
 // POST /api/generate: authenticate, validate, fill in defaults, render, store, answer with URLs.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../errors.js';
-import { generateImages, type GenerateDeps, type GenerateOptions } from '../generate.js';
-import type { Metrics } from '../metrics.js';
-import type { RenderCache } from '../render-cache.js';
-import { withRequestLog } from '../request-log.js';
+import { AppError } from '../cards/errors.js';
+import { generateImages, type GenerateDeps, type GenerateOptions } from '../cards/pipeline.js';
+import type { Metrics } from './metrics.js';
+import type { RenderCache } from '../cards/render-cache.js';
+import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
-import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from './generate-schema.js';
+import { defaultMarkdown, GenerateBody, limits, type GenerateBodyInput } from '../cards/request/schema.js';
 import { requestDeadline } from './request-deadline.js';
 
 export interface GenerateRouteDeps extends GenerateDeps {
