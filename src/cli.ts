@@ -4,7 +4,8 @@
 import { commandHelp, UsageError, type CommandSpec } from './cli/command-line.js';
 import { keysCommand, mcpCommand, renderCommand, serveCommand, themesCommand } from './cli/commands.js';
 import { ConfigError } from './config.js';
-import { AppError } from './cards/errors.js';
+import { CardError } from './cards/errors.js';
+import { exitCodeOf } from './cli/exit-codes.js';
 import { packageVersion } from './version.js';
 
 type Run = (args: string[]) => void | Promise<void>;
@@ -63,10 +64,10 @@ function report(error: unknown): void {
   if (error instanceof UsageError) {
     process.stderr.write(`cardwright: ${error.message}\nRun \`cardwright ${error.command ? `${error.command} ` : ''}--help\` for usage.\n`);
     process.exitCode = 2;
-  } else if (error instanceof AppError) {
-    // The API's label and message, e.g. `invalid_request: theme "x" is not a known theme. Accepted: …`.
-    process.stderr.write(`cardwright: ${error.label}: ${error.message}\n`);
-    process.exitCode = error.label === 'invalid_request' ? 2 : 1;
+  } else if (error instanceof CardError) {
+    // The kind and message, e.g. `invalid_request: theme "x" is not a known theme. Accepted: …`.
+    process.stderr.write(`cardwright: ${error.kind}: ${error.message}\n`);
+    process.exitCode = exitCodeOf(error);
   } else if (error instanceof ConfigError) {
     process.stderr.write(`cardwright: ${error.message}\n`);
     process.exitCode = 1;

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import pino from 'pino';
-import { AppError } from '../src/cards/errors.js';
+import { CardError } from '../src/cards/errors.js';
+import { httpErrorOf } from '../src/http/http-errors.js';
 import { PendingDeletions } from '../src/cards/storage/pending-deletions.js';
 import { readS3Config } from '../src/cards/storage/s3-config.js';
 import { S3Storage } from '../src/cards/storage/s3-storage.js';
@@ -100,9 +101,9 @@ describe('storing several images in an S3-compatible store', () => {
     });
 
     await assert.rejects(storeAll({ storage, log, pendingDeletions }, cards(12), AbortSignal.timeout(30_000)), (error: unknown) => {
-      assert.ok(error instanceof AppError);
-      assert.equal(error.label, 'storage_failed');
-      assert.equal(error.status, 502);
+      assert.ok(error instanceof CardError);
+      assert.equal(error.kind, 'storage_failed');
+      assert.equal(httpErrorOf(error).status, 502);
       assert.match(error.message, /^Could not store the images: the store did not answer \(ECONN\w+\)/);
       assert.match(error.message, /Nothing was stored/);
       return true;
@@ -126,8 +127,8 @@ describe('storing several images in an S3-compatible store', () => {
     it(`stores nothing when the store refuses ${what}`, async () => {
       const storage = s3StorageFor(s3, { S3_PREFIX: 'refused', ...credentials });
       await assert.rejects(storeAll({ storage, log }, cards(4), AbortSignal.timeout(30_000)), (error: unknown) => {
-        assert.ok(error instanceof AppError);
-        assert.equal(error.label, 'storage_failed');
+        assert.ok(error instanceof CardError);
+        assert.equal(error.kind, 'storage_failed');
         assert.equal(
           error.message,
           `Could not store the images: the store refused the service's credentials (${code}): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.`,

@@ -1,52 +1,40 @@
-// The one error shape every failure is answered with: {"error": "<label>", "message": "<details>"}.
-// Labels are part of the API contract (PRODUCT.md §6); clients branch on them, so never rename one.
+// The core's errors: what went wrong in the domain's own words, with no transport in them.
+// Each front end maps a kind to its own answer in one place: the HTTP layer to a status and label
+// (src/http/http-errors.ts), the CLI to an exit code (src/cli/exit-codes.ts), the MCP server to a
+// tool error (src/mcp/tool-errors.ts). Messages are safe to show to whoever sent the request.
 
-export type ErrorLabel =
+export type CardErrorKind =
+  /** A field, theme, mode or MDX construct the request may not have. */
   | 'invalid_request'
-  | 'unauthorized'
-  | 'not_found'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'overloaded'
-  | 'timeout'
-  | 'storage_failed'
+  /** The content needs more cards, pixels or bytes than one request may make. */
+  | 'content_too_large'
+  /** Every render page is busy and the queue is full, or the service is stopping. */
+  | 'busy'
+  /** The request's deadline passed; its work was cancelled and nothing was kept. */
+  | 'deadline_exceeded'
+  /** The browser failed on this request twice. */
   | 'render_failed'
-  | 'internal_error';
+  /** The store refused the images; nothing stayed stored. */
+  | 'storage_failed'
+  /** A theme, mode or stored item that does not exist, asked for by name outside a request body. */
+  | 'not_found';
 
-export const statusOfLabel: Record<ErrorLabel, number> = {
-  invalid_request: 400,
-  unauthorized: 401,
-  not_found: 404,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  rate_limited: 429,
-  overloaded: 503,
-  timeout: 504,
-  storage_failed: 502,
-  render_failed: 500,
-  internal_error: 500,
-};
-
-/** An error whose message is safe to show the client. Anything else is answered as internal_error. */
-export class AppError extends Error {
-  readonly status: number;
-  /** Seconds, for 429/503 answers: sent as the Retry-After header. */
-  readonly retryAfter?: number;
+export class CardError extends Error {
+  /** For `busy`: how many seconds the caller should wait before trying again. */
+  readonly retryAfterSeconds?: number;
 
   constructor(
-    readonly label: ErrorLabel,
+    readonly kind: CardErrorKind,
     message: string,
-    options: { retryAfter?: number; cause?: unknown } = {},
+    options: { retryAfterSeconds?: number; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
-    this.name = 'AppError';
-    this.status = statusOfLabel[label];
-    this.retryAfter = options.retryAfter;
+    this.name = 'CardError';
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
-export const invalidRequest = (message: string) => new AppError('invalid_request', message);
+export const invalidRequest = (message: string) => new CardError('invalid_request', message);
 
 /** True when the error was raised because a request's deadline passed or it was cancelled. */
 export function isAbortError(error: unknown): boolean {

@@ -35,7 +35,7 @@ export class LocalRenderer {
 
   /**
    * Renders one request body (the fields of POST /api/generate). Throws the API's errors: an
-   * invalid_request AppError for a bad field, theme or mode, with the same message the API sends.
+   * invalid_request CardError for a bad field, theme or mode, with the same message the API sends.
    */
   async render(body: unknown): Promise<RenderedImage[]> {
     const options = checkGenerateBody(body);

@@ -1,11 +1,13 @@
 // Every failure leaves the server as {"error","message","requestId"} with the status and label of
-// PRODUCT.md §6. Messages of unexpected errors stay in the log; the client gets a generic one.
+// the error table (http-errors.ts). Messages of unexpected errors stay in the log; the client gets
+// a generic one.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAbortError, type ErrorLabel } from '../cards/errors.js';
+import { CardError, isAbortError } from '../cards/errors.js';
+import { HttpError, httpErrorOf, type ErrorLabel } from './http-errors.js';
 import { GenerateBody } from '../cards/request/schema.js';
 import { validationMessage } from '../cards/request/validation-message.js';
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: AppError): FastifyReply {
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
   return reply.status(error.status).send({ error: error.label, message: error.message, requestId: request.id });
 }
@@ -19,30 +21,31 @@ const frameworkErrors: Record<string, [ErrorLabel, string]> = {
 
 export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) return sendError(reply, request, error);
+    if (error instanceof HttpError) return sendError(reply, request, error);
+    if (error instanceof CardError) return sendError(reply, request, httpErrorOf(error));
     if (isAbortError(error)) {
-      return sendError(reply, request, new AppError('timeout', 'The request did not finish within its deadline and was cancelled.'));
+      return sendError(reply, request, new HttpError('timeout', 'The request did not finish within its deadline and was cancelled.'));
     }
     if (error.validation) {
-      return sendError(reply, request, new AppError('invalid_request', validationMessage(error.validation, request.body, GenerateBody)));
+      return sendError(reply, request, new HttpError('invalid_request', validationMessage(error.validation, request.body, GenerateBody)));
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
     if (known) {
       const [label, message] = known;
       const detail = label === 'payload_too_large' ? `${message} The limit is ${bodyLimit} bytes.` : message;
-      return sendError(reply, request, new AppError(label, detail));
+      return sendError(reply, request, new HttpError(label, detail));
     }
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-      return sendError(reply, request, new AppError('invalid_request', `The body is not valid JSON: ${error.message}`));
+      return sendError(reply, request, new HttpError('invalid_request', `The body is not valid JSON: ${error.message}`));
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendError(reply, request, new AppError('invalid_request', error.message));
+      return sendError(reply, request, new HttpError('invalid_request', error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, request, new AppError('internal_error', 'Something went wrong on our side; the details are in the server log.'));
+    return sendError(reply, request, new HttpError('internal_error', 'Something went wrong on our side; the details are in the server log.'));
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, new AppError('not_found', `Nothing is at ${request.method} ${request.url.split('?')[0]}.`)),
+    sendError(reply, request, new HttpError('not_found', `Nothing is at ${request.method} ${request.url.split('?')[0]}.`)),
   );
 }

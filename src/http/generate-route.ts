@@ -1,6 +1,6 @@
 // POST /api/generate: authenticate, validate, fill in defaults, render, store, answer with URLs.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../cards/errors.js';
+import { HttpError } from './http-errors.js';
 import { generateImages, type GenerateDeps, type GenerateOptions } from '../cards/pipeline.js';
 import type { Metrics } from './metrics.js';
 import type { RenderCache } from '../cards/render-cache.js';
@@ -43,7 +43,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       onRequest: async (request) => {
         const key = request.headers['x-api-key'];
         if (!deps.apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
-          throw new AppError('unauthorized', 'Send a valid API key in the x-api-key header.');
+          throw new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.');
         }
       },
       schema: { body: GenerateBody },

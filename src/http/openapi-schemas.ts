@@ -1,7 +1,7 @@
 // What the OpenAPI document says beyond the request schema: the answers of each route (success
 // shapes, every error label with its status and when it happens) and the examples.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { statusOfLabel, type ErrorLabel } from '../cards/errors.js';
+import { statusOfLabel, type ErrorLabel } from './http-errors.js';
 
 /** When each error label is answered (PRODUCT.md §6). A new label fails to compile until it is described here. */
 export const errorLabelMeaning: Record<ErrorLabel, string> = {

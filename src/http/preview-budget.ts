@@ -1,7 +1,7 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
-import { AppError } from '../cards/errors.js';
+import { HttpError } from './http-errors.js';
 
 export interface BudgetOptions {
   /** Tokens a client may spend at once. */
@@ -34,7 +34,7 @@ export class PreviewBudget {
     this.evict();
     if (bucket.tokens < cost) {
       const waitSeconds = Math.ceil((Math.min(cost, burst) - bucket.tokens) / refillPerSecond);
-      throw new AppError('rate_limited', `Too many previews from this address; retry in ${waitSeconds} s.`, {
+      throw new HttpError('rate_limited', `Too many previews from this address; retry in ${waitSeconds} s.`, {
         retryAfter: Math.max(1, waitSeconds),
       });
     }

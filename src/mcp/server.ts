@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baseNameOf } from '../cli/card-files.js';
 import { loadConfig } from '../config.js';
-import { AppError } from '../cards/errors.js';
+import { CardError } from '../cards/errors.js';
 import { packageVersion } from '../version.js';
 import { ToolError, type CardBackend } from './backend.js';
 import { LocalBackend } from './local-backend.js';
@@ -81,7 +81,7 @@ async function renderCards(backend: CardBackend, args: Record<string, unknown>):
 
 /** The API's "<label>: <message>" for known failures; anything else keeps its own message. */
 function toolErrorText(error: unknown): string {
-  if (error instanceof AppError) return `${error.label}: ${error.message}`;
+  if (error instanceof CardError) return `${error.kind}: ${error.message}`;
   if (error instanceof ToolError) return error.message;
   return `render_failed: ${error instanceof Error ? error.message : String(error)}`;
 }

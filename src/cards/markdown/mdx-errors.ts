@@ -1,6 +1,6 @@
 // Turns an MDX parse failure into a 400 that says where it is and what usually causes it, so an
 // author can fix the document without knowing what MDX or acorn are.
-import { AppError, invalidRequest } from '../errors.js';
+import { CardError, invalidRequest } from '../errors.js';
 
 interface ParseMessage {
   line?: number;
@@ -10,11 +10,11 @@ interface ParseMessage {
 }
 
 const isParseMessage = (error: unknown): error is Error & ParseMessage =>
-  error instanceof Error && error.name !== 'AppError' && typeof (error as ParseMessage).reason === 'string';
+  error instanceof Error && error.name !== 'CardError' && typeof (error as ParseMessage).reason === 'string';
 
 /** The 400 for a document remark-mdx could not parse; other errors are returned unchanged. */
 export function mdxSyntaxError(error: unknown): unknown {
-  if (error instanceof AppError || !isParseMessage(error)) return error;
+  if (error instanceof CardError || !isParseMessage(error)) return error;
   const where = error.line ? `line ${error.line}, column ${error.column ?? 1}` : 'an unknown place';
   if (error.source === 'micromark-extension-mdxjs-esm') {
     return invalidRequest(

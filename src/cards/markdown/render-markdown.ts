@@ -79,7 +79,7 @@ export interface RenderedMarkdown {
   imageFailures: { src: string; reason: string }[];
 }
 
-/** Renders a document. Throws AppError invalid_request for MDX that cannot be shown safely. */
+/** Renders a document. Throws CardError invalid_request for MDX that cannot be shown safely. */
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
   const file = new VFile({ value: markdown, data: { remoteImages } });

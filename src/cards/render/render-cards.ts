@@ -1,7 +1,7 @@
 // Renders one request's cards on a page: lays out the card markup, captures each card, and
 // checks the images are what the request asked for.
 import { imageSize } from 'image-size';
-import { invalidRequest } from '../errors.js';
+import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import { cardMarkup } from './card-markup.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
@@ -63,7 +63,8 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
   const boxes = await page.layout(markup);
   const tallest = Math.max(...boxes.map((box) => box.height));
   if (tallest * request.scale > maxImagePixelHeight) {
-    throw invalidRequest(
+    throw new CardError(
+      'content_too_large',
       `The content is ${Math.ceil(tallest)} px tall at width ${request.width}, over the ${maxImagePixelHeight} px ` +
         `one image may have at scale ${request.scale}. Use splitMode "autoSplit", overHiddenMode, a smaller scale, or less content.`,
     );
@@ -75,7 +76,8 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
 async function layoutPages(page: RenderPage, request: CardRenderRequest & { splitMode: 'autoSplit' | 'hrSplit' }): Promise<CardBox[]> {
   const { boxes, needed } = await paginate(page, request);
   if (needed > maxCardsPerRequest) {
-    throw invalidRequest(
+    throw new CardError(
+      'content_too_large',
       `The content needs ${needed} cards of ${request.width}×${request.height} px with splitMode "${request.splitMode}"; ` +
         `at most ${maxCardsPerRequest} cards are made per request. Split the Markdown into several requests, or use a larger height.`,
     );

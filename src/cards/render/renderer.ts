@@ -13,7 +13,7 @@
 // - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
 //   a new browser is launched at once, and renders that were hit are retried once on it.
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, isAbortError } from '../errors.js';
+import { CardError, isAbortError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 import { BrowserInstance, BrowserSupervisor } from './browser-supervisor.js';
 import { RenderPage } from './render-page.js';
@@ -55,8 +55,8 @@ interface Waiter {
 const spareWarmUpQuietMs = 200;
 const spareWarmUpCheckMs = 50;
 
-const overloaded = () => new AppError('overloaded', 'All renderers are busy and the queue is full; retry shortly.', { retryAfter: 1 });
-const shuttingDown = () => new AppError('overloaded', 'The service is shutting down; retry on another instance.', { retryAfter: 1 });
+const overloaded = () => new CardError('busy', 'All renderers are busy and the queue is full; retry shortly.', { retryAfterSeconds: 1 });
+const shuttingDown = () => new CardError('busy', 'The service is shutting down; retry on another instance.', { retryAfterSeconds: 1 });
 
 export class Renderer {
   private readonly supervisor: BrowserSupervisor;
@@ -187,12 +187,12 @@ export class Renderer {
       } catch (error) {
         if (pooled) {
           // A controlled refusal (e.g. content too tall) leaves the page clean; anything else may not.
-          if (error instanceof AppError) this.recycle(pooled, false);
+          if (error instanceof CardError) this.recycle(pooled, false);
           else this.discard(pooled);
         }
-        if (isAbortError(error) || error instanceof AppError) throw error;
+        if (isAbortError(error) || error instanceof CardError) throw error;
         if (attempt >= 2 || this.closed) {
-          throw new AppError('render_failed', 'The renderer failed on this request twice; retry it.', { cause: error });
+          throw new CardError('render_failed', 'The renderer failed on this request twice; retry it.', { cause: error });
         }
         requestLog(this.options.log).warn({ err: error }, 'render failed; retrying once on a fresh page');
       }

@@ -11,7 +11,7 @@ import { validationMessage } from './validation-message.js';
 
 const validateBody = new Ajv(requestValidationOptions).compile<GenerateBodyInput>(GenerateBody);
 
-/** The request's options with defaults filled in, or an invalid_request AppError saying what is wrong. */
+/** The request's options with defaults filled in, or an invalid_request CardError saying what is wrong. */
 export function checkGenerateBody(body: unknown): GenerateOptions {
   if (!validateBody(body)) throw invalidRequest(validationMessage(validateBody.errors ?? [], body, GenerateBody));
   return withDefaults(body);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
-import { AppError } from '../errors.js';
+import { CardError } from '../errors.js';
 import type { ImageFormat } from '../render/render-page.js';
 import type { PendingDeletions } from './pending-deletions.js';
 import { StorageError } from './storage-error.js';
@@ -87,7 +87,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   if (signal.aborted) throw signal.reason;
   const reason = failure instanceof StorageError ? failure.message : 'the store did not accept them';
   target.log.error({ err: failure, images: images.length }, `storing the images failed: ${reason}`);
-  throw new AppError('storage_failed', `Could not store the images: ${reason}. Nothing was stored; retry when the store is available.`, {
+  throw new CardError('storage_failed', `Could not store the images: ${reason}. Nothing was stored; retry when the store is available.`, {
     cause: failure,
   });
 }

@@ -1,0 +1,67 @@
+// The error table of the HTTP API (docs/api.md#errors): every failure leaves the service as
+// {"error": "<label>", "message": "…", "requestId": "…"} with the status of its label. Labels are
+// part of the contract; clients branch on them, so never rename one.
+//
+// The core throws CardError (src/cards/errors.ts) without any status; this file is the one place
+// where a domain error becomes an HTTP answer.
+import { CardError, type CardErrorKind } from '../cards/errors.js';
+
+export type ErrorLabel =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'overloaded'
+  | 'timeout'
+  | 'storage_failed'
+  | 'render_failed'
+  | 'internal_error';
+
+export const statusOfLabel: Record<ErrorLabel, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  not_found: 404,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  overloaded: 503,
+  timeout: 504,
+  storage_failed: 502,
+  render_failed: 500,
+  internal_error: 500,
+};
+
+const labelOfKind: Record<CardErrorKind, ErrorLabel> = {
+  invalid_request: 'invalid_request',
+  content_too_large: 'invalid_request',
+  busy: 'overloaded',
+  deadline_exceeded: 'timeout',
+  render_failed: 'render_failed',
+  storage_failed: 'storage_failed',
+  not_found: 'not_found',
+};
+
+/** A failure of the HTTP layer itself (a key, a rate limit, a body), or a mapped domain error. */
+export class HttpError extends Error {
+  readonly status: number;
+  /** Seconds, for 429/503 answers: sent as the Retry-After header. */
+  readonly retryAfter?: number;
+
+  constructor(
+    readonly label: ErrorLabel,
+    message: string,
+    options: { retryAfter?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'HttpError';
+    this.status = statusOfLabel[label];
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** The HTTP answer for a domain error. */
+export function httpErrorOf(error: CardError): HttpError {
+  return new HttpError(labelOfKind[error.kind], error.message, { retryAfter: error.retryAfterSeconds, cause: error });
+}
