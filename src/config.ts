@@ -3,14 +3,15 @@
 // a bad deployment in one pass instead of one restart per mistake.
 import os from 'node:os';
 import path from 'node:path';
+import type { CardsSettings } from './cards/index.js';
 import { allowlistProblems } from './cards/images/address-policy.js';
+import type { RemoteImagesPolicy } from './cards/images/remote-image-fetcher.js';
 import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
-export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
-export interface Config {
+export interface Config extends CardsSettings {
   port: number;
   host: string;
   /** Origin (and optional path) that stored files' URLs start with when STORAGE=local. */
@@ -24,22 +25,12 @@ export interface Config {
   storage: 'local' | 's3';
   /** The bucket settings; present exactly when storage is 's3'. */
   s3?: S3Config;
-  chromiumPath?: string;
   requestTimeoutMs: number;
-  renderConcurrency: number;
-  queueMax: number;
-  themesDir?: string;
-  remoteImages: RemoteImagesPolicy;
-  remoteImagesAllowlist: string[];
   logLevel: LogLevel;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
-  /** Identical repeated requests are answered from memory; undefined when RENDER_CACHE=off. */
-  renderCache?: { maxEntries: number; ttlMs: number };
-  /** Renders after which the browser is replaced by a fresh one (0: never). */
-  browserRestartAfter: number;
-  /** How often the browser is probed; one that does not answer is killed and replaced (0: never). */
-  browserProbeIntervalMs: number;
+  /** Work a client address may spend on previews: a token bucket (see src/http/preview-budget.ts). */
+  previewBudget: { burst: number; refillPerSecond: number };
   /** How long a stopping service waits for requests in flight before it closes anyway. */
   shutdownGraceMs: number;
   /** Requests per API key and minute (0: unlimited). */
@@ -48,6 +39,18 @@ export interface Config {
   redisUrl?: string;
   /** Proxies whose X-Forwarded-For gives the client's address (false: the header is ignored). */
   trustProxy: TrustProxy;
+  /** For the MCP server: a running cardwright to render with (CARDWRIGHT_URL, CARDWRIGHT_API_KEY). */
+  remoteService?: { url: string; apiKey: string };
+  /** Where the MCP server's local mode writes images when a call names no folder (CARDWRIGHT_OUTPUT_DIR). */
+  outputDir: string;
+}
+
+/** What a front end changes: the CLI and the MCP server log only warnings unless told; `cardwright serve --port`. */
+export interface ConfigOptions {
+  defaultLogLevel?: LogLevel;
+  /** Overrides PORT and HOST. */
+  port?: number;
+  host?: string;
 }
 
 export class ConfigError extends Error {
@@ -60,7 +63,11 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 /** Reads and checks the environment. Throws ConfigError listing every problem found. */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(environment: Env = process.env, options: ConfigOptions = {}): Config {
+  // Command-line options are checked exactly like the variables they stand in for.
+  const env: Env = { ...environment };
+  if (options.port !== undefined) env.PORT = String(options.port);
+  if (options.host !== undefined) env.HOST = options.host;
   const problems: string[] = [];
   const text = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -125,22 +132,43 @@ export function loadConfig(env: Env = process.env): Config {
     themesDir: text('THEMES_DIR'),
     remoteImages: oneOf('REMOTE_IMAGES', ['off', 'public', 'allowlist'] as const, 'public'),
     remoteImagesAllowlist: (text('REMOTE_IMAGES_ALLOWLIST') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
-    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, options.defaultLogLevel ?? 'info'),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     renderCache:
       oneOf('RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on'
         ? {
             maxEntries: integer('RENDER_CACHE_MAX_ENTRIES', 1000, 1, 1_000_000),
             ttlMs: integer('RENDER_CACHE_TTL_SECONDS', 3600, 1, 30 * 24 * 3600) * 1000,
+            maxBytes: integer('RENDER_CACHE_MAX_MB', 64, 1, 64 * 1024) * 1024 * 1024,
           }
         : undefined,
+    previewImageCache: {
+      maxBytes: integer('PREVIEW_IMAGE_CACHE_MB', 64, 1, 64 * 1024) * 1024 * 1024,
+      ttlMs: integer('PREVIEW_IMAGE_CACHE_TTL_SECONDS', 600, 1, 24 * 3600) * 1000,
+      // A failed image is asked for again on the next keystrokes; retrying it at once would
+      // hammer its host, never retrying would keep a fixed URL broken.
+      failureTtlMs: integer('PREVIEW_IMAGE_RETRY_SECONDS', 15, 1, 3600) * 1000,
+    },
+    // A 2,000-character document costs 2 tokens: at 20 tokens/s a typist never waits, while
+    // documents at the 100,000-character limit pass about once in 2.5 s.
+    previewBudget: {
+      burst: integer('PREVIEW_BUDGET_BURST', 60, 1, 1_000_000),
+      refillPerSecond: integer('PREVIEW_BUDGET_PER_SECOND', 20, 1, 1_000_000),
+    },
+    thumbnailTimeoutMs: integer('THUMBNAIL_TIMEOUT_MS', 20_000, 100, 600_000),
     browserRestartAfter: integer('BROWSER_RESTART_AFTER', 5_000, 0, 10_000_000),
     browserProbeIntervalMs: integer('BROWSER_PROBE_INTERVAL_MS', 10_000, 0, 3_600_000),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 25_000, 0, 3_600_000),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     redisUrl: text('REDIS_URL'),
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
+    outputDir: path.resolve(text('CARDWRIGHT_OUTPUT_DIR') ?? path.join(os.tmpdir(), 'cardwright')),
   };
+
+  const remoteUrl = text('CARDWRIGHT_URL');
+  const remoteKey = text('CARDWRIGHT_API_KEY');
+  if (remoteUrl && remoteKey) config.remoteService = { url: remoteUrl, apiKey: remoteKey };
+  else if (remoteUrl || remoteKey) problems.push('Set both CARDWRIGHT_URL and CARDWRIGHT_API_KEY to use a remote cardwright, or neither to render locally.');
 
   if (config.storage === 's3') {
     config.s3 = readS3Config(text, problems);
@@ -161,3 +189,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
+
+/** The configuration of a command (`cardwright render`, `cardwright mcp`): warnings only unless LOG_LEVEL says otherwise. */
+export const loadCommandConfig = (): Config => loadConfig(process.env, { defaultLogLevel: 'warn' });

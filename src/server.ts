@@ -1,66 +1,7 @@
-// Entry point: read the configuration, build the service (browser warm), listen, close cleanly on
-// SIGTERM/SIGINT (see shutdown.ts) and re-read the API key file on SIGHUP.
-//
-// The rest of the service is imported only once the signal handlers are in place: loading it takes
-// a moment, and a stop signal in that moment should still end the process cleanly.
-import type { App } from './http/app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { shutDown } from './http/shutdown.js';
+// Entry point of `npm start` (node dist/server.js): the HTTP service with the environment's configuration.
+import { runServer } from './http/run-server.js';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-
-  // The stop signals are handled from the very start: a SIGTERM that arrives while the browser is
-  // still starting must not kill Node with Chromium left running. It is remembered, and acted on
-  // as soon as there is something to shut down.
-  let app: App | undefined;
-  let stopSignal: string | undefined;
-  const stop = (signal: string) => {
-    if (stopSignal) return;
-    stopSignal = signal;
-    if (app) runShutdown(app, signal);
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
-  // SIGHUP re-reads API_KEYS_FILE (it is also re-read when it changes); before start-up ends
-  // there is nothing to re-read, and the default action would end the process.
-  process.on('SIGHUP', () => app?.apiKeys.reload());
-
-  const { buildApp } = await import('./http/app.js');
-  if (stopSignal) process.exit(0);
-  app = await buildApp(config);
-  const { server } = app;
-  if (stopSignal) return runShutdown(app, stopSignal);
-
-  if (app.apiKeys.generatedKey) {
-    // Printed once, on the start that created it; it is stored in DATA_DIR for later starts.
-    console.log(`\nNo API key was configured, so one was created and saved in ${app.apiKeys.source}:\n\n  ${app.apiKeys.generatedKey}\n`);
-  } else {
-    server.log.info({ source: app.apiKeys.source }, 'API keys loaded');
-  }
-  await server.listen({ port: config.port, host: config.host });
-}
-
-function runShutdown(app: App, signal: string): void {
-  shutDown(app, signal).then(
-    (code) => process.exit(code),
-    (error) => {
-      app.server.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    },
-  );
-}
-
-main().catch((error) => {
+await runServer().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

@@ -51,8 +51,8 @@ describe('admission: one renderer, a queue of one', () => {
       const rgb = colours[i]!.match(/\w\w/g)!.map((hex) => parseInt(hex, 16)) as [number, number, number];
       assert.ok(countNear(png, rgb, 30) > png.width * 200, `the image shows this request's colour ${colours[i]}`);
     }
-    assert.equal(service.app.renderer.queueLength, 0);
-    assert.equal(service.app.renderer.activeRenders, 0);
+    assert.equal(service.app.cards.renderer.queueLength, 0);
+    assert.equal(service.app.cards.renderer.activeRenders, 0);
   });
 
   it('reports a full queue on /ready, and ready again once it drains', async () => {
@@ -91,7 +91,7 @@ describe('deadline', () => {
     // The page that was rendering is closed, which stops the work inside Chromium.
     assert.equal(await metric(service.baseUrl, 'cardwright_pages_discarded_total'), discardedBefore + 1);
     assert.equal(await metric(service.baseUrl, 'cardwright_render_duration_seconds_count', { outcome: 'cancelled' }), 1);
-    assert.equal(service.app.renderer.activeRenders, 0);
+    assert.equal(service.app.cards.renderer.activeRenders, 0);
     assert.deepEqual(fs.readdirSync(`${service.dataDir}/screenshots`), []);
     // The service keeps working on a fresh page, within the same short deadline. Retried for a while:
     // on a busy machine opening the replacement page, or even a small render, can take over 600 ms.
@@ -101,7 +101,7 @@ describe('deadline', () => {
       60_000,
     );
     assert.ok(recovered, 'a small request succeeds after the cancelled one');
-    assert.ok(service.app.renderer.openPages <= 1);
+    assert.ok(service.app.cards.renderer.openPages <= 1);
   });
 
   it('counts the queue wait against the deadline', async () => {
@@ -112,7 +112,7 @@ describe('deadline', () => {
     assert.equal(waiting.status, 504);
     assertErrorShape(waiting.json, 'timeout');
     assert.equal((await blocker).status, 504);
-    assert.equal(service.app.renderer.queueLength, 0);
+    assert.equal(service.app.cards.renderer.queueLength, 0);
   });
 });
 
@@ -165,7 +165,7 @@ describe('health, readiness and metrics', () => {
   });
 
   it('refuses new work with 503 and reports not ready once draining', async () => {
-    service.app.renderer.beginDrain();
+    service.app.cards.renderer.beginDrain();
     const { status, json, headers } = await service.generate({});
     assert.equal(status, 503);
     assertErrorShape(json, 'overloaded');
@@ -188,13 +188,13 @@ describe('render pages: ready with one, the others warmed while idle', () => {
     const first = await service.generate({ markdown: '# first' });
     assert.equal(first.status, 200);
     assert.ok(
-      await eventually(() => service.app.renderer.openPages === 3, 60_000),
-      `all three pages open; ${service.app.renderer.openPages} are`,
+      await eventually(() => service.app.cards.renderer.openPages === 3, 60_000),
+      `all three pages open; ${service.app.cards.renderer.openPages} are`,
     );
     // Every page serves: three requests side by side all get their own image.
     const results = await Promise.all(['red', 'green', 'blue'].map((word) => service.generate({ markdown: `# ${word}` })));
     assert.deepEqual(results.map((r) => r.status), [200, 200, 200]);
     assert.equal(new Set(results.map((r) => r.json.images[0].url)).size, 3);
-    assert.equal(service.app.renderer.openPages, 3);
+    assert.equal(service.app.cards.renderer.openPages, 3);
   });
 });

@@ -47,11 +47,11 @@ describe('a browser crash during renders', () => {
   it('retries the renders it hit on a new browser, gives each request its own image, and leaves no process behind', async () => {
     const [browser] = browserChildrenOf(process.pid);
     assert.ok(browser, 'the browser runs as a child of the service');
-    assert.equal(browser.pid, service.app.renderer.browserPid);
+    assert.equal(browser.pid, service.app.cards.renderer.browserPid);
     assert.ok(processesInGroups([browser.pid]).length > 1, 'the browser has helper processes in its group');
 
     const requests = Array.from({ length: 8 }, (_, i) => service.generate(distinctBody(i, 6)));
-    assert.ok(await eventually(() => service.app.renderer.activeRenders > 0, 10_000), 'renders started');
+    assert.ok(await eventually(() => service.app.cards.renderer.activeRenders > 0, 10_000), 'renders started');
     process.kill(browser.pid, 'SIGKILL');
     const results = await Promise.all(requests);
 
@@ -60,7 +60,7 @@ describe('a browser crash during renders', () => {
     assert.ok(images >= 6, `accepted requests were retried, not lost (${results.map((r) => r.status)})`);
 
     assert.ok(await eventually(() => processesInGroups([browser.pid]).length === 0, 10_000), 'no process of the killed browser remains');
-    assert.notEqual(service.app.renderer.browserPid, browser.pid);
+    assert.notEqual(service.app.cards.renderer.browserPid, browser.pid);
     assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 1);
     assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
     const next = await Promise.all([20, 21, 22].map((i) => service.generate(distinctBody(i))));
@@ -76,18 +76,18 @@ describe('planned browser restarts', () => {
   after(async () => service.close());
 
   it('replace the browser every few renders without failing a request or leaving processes', async () => {
-    const pids = new Set<number>([service.app.renderer.browserPid!]);
+    const pids = new Set<number>([service.app.cards.renderer.browserPid!]);
     for (let round = 0; round < 3; round++) {
       const results = await Promise.all(Array.from({ length: 5 }, (_, i) => service.generate(distinctBody(round * 5 + i))));
       for (const [i, result] of results.entries()) assert.ok(await assertOwnImageOrCleanError(round * 5 + i, result), 'no request fails');
-      pids.add(service.app.renderer.browserPid!);
+      pids.add(service.app.cards.renderer.browserPid!);
     }
     assert.ok(pids.size >= 3, `the browser was replaced (pids ${[...pids]})`);
     assert.ok((await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'planned' })) >= 2);
     assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 0);
     // A replacement may still be starting after the last round; once it settles, one browser runs.
     assert.ok(await eventually(() => browserChildrenOf(process.pid).length === 1, 15_000), 'one browser runs');
-    const current = service.app.renderer.browserPid!;
+    const current = service.app.cards.renderer.browserPid!;
     assert.equal(browserChildrenOf(process.pid)[0]!.pid, current);
     const retired = [...pids].filter((pid) => pid !== current);
     assert.ok(await eventually(() => processesInGroups(retired).length === 0, 10_000), 'retired browsers are gone');
@@ -102,10 +102,10 @@ describe('a browser that stops answering', () => {
   after(async () => service.close());
 
   it('is killed after a failed health probe and replaced', async () => {
-    const frozen = service.app.renderer.browserPid!;
+    const frozen = service.app.cards.renderer.browserPid!;
     process.kill(frozen, 'SIGSTOP');
     try {
-      assert.ok(await eventually(() => service.app.renderer.browserPid !== frozen && service.app.renderer.browserUp, 20_000), 'a new browser took over');
+      assert.ok(await eventually(() => service.app.cards.renderer.browserPid !== frozen && service.app.cards.renderer.browserUp, 20_000), 'a new browser took over');
     } finally {
       try {
         process.kill(frozen, 'SIGCONT');
@@ -123,7 +123,7 @@ describe('a browser that stops answering', () => {
 describe('closing the service', () => {
   it('leaves no Chromium process behind', async () => {
     const service = await startService({ RENDER_CONCURRENCY: '2' });
-    const pid = service.app.renderer.browserPid!;
+    const pid = service.app.cards.renderer.browserPid!;
     assert.equal((await service.generate(distinctBody(1))).status, 200);
     await service.close();
     assert.ok(await eventually(() => processesInGroups([pid]).length === 0, 5_000));

@@ -55,7 +55,7 @@ describe('autoSplit', () => {
 
   it('paginates well in every theme and mode, whatever their header, footer, padding and heading styles', async () => {
     const documents = ['mixed', 'headings'].map(fixture);
-    for (const theme of service.app.themes.themes) {
+    for (const theme of service.app.cards.themes.themes) {
       for (const themeMode of theme.modes.length > 0 ? theme.modes : [undefined]) {
         for (const markdown of documents) {
           const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit', theme: theme.id, themeMode });
@@ -120,7 +120,7 @@ describe('autoSplit', () => {
     const markdown = `# Quote\n\n> ${'A quoted thought that keeps going for a while. '.repeat(40)}`;
     // business: a label above the quote; notebook: a strip of tape; art-deco: a rule above and below.
     for (const { theme, ornament } of [{ theme: 'business', ornament: true }, { theme: 'notebook', ornament: true }, { theme: 'art-deco', ornament: false }]) {
-      const quotes = await service.app.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      const quotes = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
         await splitLayoutIn(page, service, { markdown, splitMode: 'autoSplit', theme });
         return page.evaluate<{ classes: string; ornament: string; top: string; bottom: string }[]>(`
           Array.from(document.querySelectorAll('#cards .card blockquote'), (quote) => {

@@ -81,7 +81,7 @@ describe('custom themes', () => {
   });
 
   it('reports every broken file at start-up, names what to fix, and skips it', async () => {
-    const problems = service.app.themes.problems.map((problem) => [path.basename(problem.file), problem.message]);
+    const problems = service.app.cards.themes.problems.map((problem) => [path.basename(problem.file), problem.message]);
     assert.equal(problems.length, 3, JSON.stringify(problems));
     const messageOf = (file: string) => problems.find(([name]) => name === file)?.[1] ?? '';
     assert.match(messageOf('no-header.css'), /must start with a comment declaring @id or @class/);

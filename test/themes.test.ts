@@ -48,7 +48,7 @@ describe('themes', () => {
   let looks: Look[];
   before(async () => {
     service = await startService();
-    looks = service.app.themes.themes
+    looks = service.app.cards.themes.themes
       .filter((theme) => theme.builtin)
       .flatMap((theme) =>
         theme.modes.length > 0
@@ -131,7 +131,7 @@ describe('themes', () => {
 
   it('resolves the aliases of the reference service to the same look', async () => {
     for (const [alias, target] of Object.entries(themeAliases)) {
-      if (!service.app.themes.get(target)) continue; // the target theme is not part of this build
+      if (!service.app.cards.themes.get(target)) continue; // the target theme is not part of this build
       const markdown = `# ${alias}\n\n同一张卡片 same card ✨`;
       const viaAlias = await render({ markdown, theme: alias, scale: 1 });
       const direct = await render({ markdown, theme: target, scale: 1 });
@@ -145,7 +145,7 @@ describe('themes', () => {
     const isBundled = (family: string) => bundled.some((name) => family === name || family.startsWith(`${name} `));
 
     async function fontsOf(theme: Theme, mode: string | undefined, contentHtml: string): Promise<TextFonts[]> {
-      return service.app.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
         await page.layout(cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml }));
         return page.textFonts();
       });
@@ -166,7 +166,7 @@ describe('themes', () => {
     it('draws every text run of the sample, decorations included, with bundled fonts in every theme', async () => {
       const { html } = await renderMarkdown(sample);
       const problems: string[] = [];
-      for (const theme of service.app.themes.themes) {
+      for (const theme of service.app.cards.themes.themes) {
         for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
           const runs = await fontsOf(theme, mode, html);
           assert.ok(runs.length > 20, `${theme.id}: ${runs.length} text runs measured`);
@@ -182,7 +182,7 @@ describe('themes', () => {
     it('draws Chinese and kana with a CJK face, emoji with the colour emoji face, in every theme', async () => {
       const probes = { cjk: '汉字书法', kana: 'ひらがなカタカナ', emoji: '😀🎉👋🌿' };
       const html = Object.entries(probes).map(([name, text]) => `<p title="${name}">${text}</p>`).join('');
-      for (const theme of service.app.themes.themes) {
+      for (const theme of service.app.cards.themes.themes) {
         const runs = await fontsOf(theme, theme.defaultMode, html);
         const fontsFor = (text: string) => runs.find((run) => run.text === text)?.fonts.map((font) => font.familyName) ?? [];
         const emojiFonts = fontsFor(probes.emoji);

@@ -17,18 +17,12 @@ const sizePresets = [
   { id: 'A4', width: 595, height: 842, hint: 'Print' },
 ];
 
-const defaults = {
-  markdown: sampleMarkdown,
-  theme: 'plain-notes',
-  themeMode: null,
-  width: 440,
-  height: 586,
-  splitMode: 'noSplit',
-  mdxMode: false,
-  overHiddenMode: false,
-  format: 'png',
-  scale: 2,
-};
+/**
+ * The request model's defaults and bounds come from the service (GET /api/config), so the page
+ * never offers a value the API refuses; only the sample document is the page's own.
+ */
+const serverConfig = await fetch('/api/config').then((answer) => answer.json());
+const defaults = { ...serverConfig.defaults, markdown: sampleMarkdown, themeMode: null };
 
 const storageKeys = { settings: 'cardwright.settings', apiKey: 'cardwright.apiKey' };
 
@@ -255,6 +249,10 @@ function setupSize() {
   }
   ui.width.value = String(settings.width);
   ui.height.value = String(settings.height);
+  for (const field of ['width', 'height']) {
+    ui[field].min = String(serverConfig.limits[field].min);
+    ui[field].max = String(serverConfig.limits[field].max);
+  }
   for (const field of ['width', 'height']) {
     ui[field].addEventListener('input', () => {
       const value = ui[field].valueAsNumber;

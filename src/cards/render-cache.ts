@@ -3,11 +3,12 @@
 // The key is a digest of everything that decides the pixels: the normalized request (after
 // defaults, with the theme resolved to its ID and mode), the renderer version (package version
 // plus a digest of the shell document, so a theme or font change never serves stale images) and
-// the caller's API key (so one tenant never learns what another rendered). Entries expire after
+// the caller's scope, its API key (so one tenant never learns what another rendered). Entries expire after
 // a TTL because stored objects may be removed by the operator's bucket lifecycle.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { GenerateOptions, StoredImage } from './pipeline.js';
+import type { CardRequest } from './request/schema.js';
+import type { StoredImage } from './storage/store-all.js';
 
 export interface RenderCacheOptions {
   maxEntries: number;
@@ -30,12 +31,14 @@ export class RenderCache {
     });
   }
 
-  keyOf(options: GenerateOptions, apiKey: string): string {
-    const fields: Array<keyof GenerateOptions> = [
-      'markdown', 'theme', 'themeMode', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale',
-    ];
-    const hash = createHash('sha256').update(this.options.rendererVersion).update('\0').update(apiKey).update('\0');
-    for (const field of fields) hash.update(`${field}=${JSON.stringify(options[field] ?? null)}\0`);
+  /**
+   * Every field of the normalized request takes part, in a fixed order, so a field added to the
+   * request model is part of the key without any change here.
+   */
+  keyOf(request: CardRequest, scope: string): string {
+    const hash = createHash('sha256').update(this.options.rendererVersion).update('\0').update(scope).update('\0');
+    const fields = Object.keys(request).sort() as Array<keyof CardRequest>;
+    for (const field of fields) hash.update(`${field}=${JSON.stringify(request[field] ?? null)}\0`);
     return hash.digest('base64url');
   }
 

@@ -2,11 +2,11 @@
 // images on disk, with the service's pipeline running in this process; no server is involved.
 import fs from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { loadConfig } from '../config.js';
-import { baseNameOf, writeCardFiles } from './card-files.js';
+import { loadCommandConfig } from '../config.js';
+import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
 import { numberOption, parseCommandLine, stringOption, UsageError } from './command-line.js';
 import { renderCommand } from './commands.js';
-import { LocalRenderer } from './local-renderer.js';
+import { LocalRenderer } from '../cards/local-renderer.js';
 
 export async function runRender(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(renderCommand, args);
@@ -32,7 +32,7 @@ export async function runRender(args: string[]): Promise<void> {
     overHiddenMode: values['over-hidden'] === true,
   };
 
-  const local = LocalRenderer.open(loadConfig());
+  const local = LocalRenderer.open(loadCommandConfig());
   try {
     const images = await local.render(body);
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));

@@ -1,6 +1,6 @@
 // `cardwright themes`: the themes this installation renders (built-in and THEMES_DIR), with their
 // modes, as a table or as the JSON of GET /api/themes.
-import { themeListing, type ThemeListing } from '../http/themes-route.js';
+import { themeListing, type ThemeListing } from '../cards/themes/listing.js';
 import { loadConfig } from '../config.js';
 import { loadThemes } from '../cards/themes/registry.js';
 import { parseCommandLine, UsageError } from './command-line.js';

@@ -9,18 +9,17 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { ApiKeyStore } from './api-keys.js';
 import { requestValidationOptions } from '../cards/request/validation-options.js';
 import type { Config } from '../config.js';
-import { Metrics } from './metrics.js';
-import { buildShellDocument } from '../cards/render/shell-document.js';
-import { Renderer } from '../cards/render/renderer.js';
+import { createCards, type Cards } from '../cards/index.js';
+import { createStorage } from '../cards/storage/create-storage.js';
 import type { Storage } from '../cards/storage/storage.js';
-import { loadThemes, type ThemeRegistry } from '../cards/themes/registry.js';
+import { Metrics } from './metrics.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 
 export interface App {
   server: FastifyInstance;
   config: Config;
-  themes: ThemeRegistry;
-  renderer: Renderer;
+  /** The card pipeline every route calls. */
+  cards: Cards;
   storage: Storage;
   apiKeys: ApiKeyStore;
   metrics: Metrics;
@@ -55,34 +54,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('X-Request-Id', request.id);
   });
 
-  const themes = loadThemes(config.themesDir);
-  for (const problem of themes.problems) server.log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
-
   const metrics = new Metrics();
-  const shellHtml = buildShellDocument(themes);
-  const renderer = new Renderer({
-    shellHtml,
-    concurrency: config.renderConcurrency,
-    queueMax: config.queueMax,
-    chromiumPath: config.chromiumPath,
-    restartAfter: config.browserRestartAfter,
-    probeIntervalMs: config.browserProbeIntervalMs,
-    log: server.log,
-    observer: metrics,
-  });
-  metrics.watchPool(renderer);
-  server.addHook('onClose', async () => renderer.close());
+  const storage = createStorage(config);
+  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics });
+  metrics.watchPool(cards.renderer);
+  server.addHook('onClose', async () => cards.close());
   // Warm start: the first request is as fast as any later one.
-  const rendererStarted = renderer.start();
+  const cardsStarted = cards.start();
 
   try {
     const { setUpService } = await import('./set-up-service.js');
-    const { storage, apiKeys, warmedUp } = await setUpService(server, { config, themes, renderer, metrics, shellHtml });
-    await Promise.all([rendererStarted, warmedUp]);
+    const { apiKeys, warmedUp } = await setUpService(server, { config, cards, metrics, storage: await storage });
+    await Promise.all([cardsStarted, warmedUp]);
     await server.ready();
-    return { server, config, themes, renderer, storage, apiKeys, metrics };
+    return { server, config, cards, storage: await storage, apiKeys, metrics };
   } catch (error) {
-    await rendererStarted.catch(() => {});
+    await cardsStarted.catch(() => {});
     await server.close().catch(() => {});
     throw error;
   }

@@ -6,7 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { defaultThemeId, type ThemeRegistry } from '../cards/themes/registry.js';
 import { packageVersion } from '../version.js';
-import { withDefaults } from './generate-route.js';
+import { requestDefaults } from '../cards/request/schema.js';
 import { errorAnswers, GenerateAnswer, requestExamples, ThemesAnswer } from './openapi-schemas.js';
 
 const description = `Turns Markdown into styled card images, stores them and answers with their public URLs.
@@ -78,11 +78,11 @@ interface GenerateBodySchema {
 }
 
 /**
- * The request schema with each field's default (taken from withDefaults, the code that applies
- * them), the themes of this server, and request examples.
+ * The request schema with each field's default (from requestDefaults, which normalization applies),
+ * the themes of this server, and request examples.
  */
 function generateBodyDocument(body: GenerateBodySchema, themes: ThemeRegistry): object {
-  const defaults: Record<string, unknown> = { ...withDefaults({}), theme: defaultThemeId };
+  const defaults: Record<string, unknown> = { ...requestDefaults, theme: defaultThemeId };
   const themeList = themes.themes.map((theme) => `\`${theme.id}\`${theme.modes.length ? ` (${theme.modes.join(', ')})` : ''}`).join(', ');
   const properties = Object.fromEntries(
     Object.entries(body.properties).map(([field, property]) => {

@@ -1,9 +1,10 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
+import type { CardRequest } from '../cards/request/schema.js';
 import { HttpError } from './http-errors.js';
 
-export interface BudgetOptions {
+export interface PreviewBudgetOptions {
   /** Tokens a client may spend at once. */
   burst: number;
   /** Tokens given back per second. */
@@ -20,7 +21,7 @@ interface Bucket {
 export class PreviewBudget {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly options: BudgetOptions) {}
+  constructor(private readonly options: PreviewBudgetOptions) {}
 
   /** Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. */
   spend(client: string, cost: number, now = Date.now()): void {
@@ -48,4 +49,20 @@ export class PreviewBudget {
       this.buckets.delete(key);
     }
   }
+}
+
+/** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */
+const charactersPerToken = 2000;
+
+/** Each remote image asked for costs a token more (fetched at most once a few minutes; see CachedImageFetcher). */
+const remoteImagePattern = /!\[[^\]]*\]\(\s*<?https?:|<img\b[^>]*\bsrc\s*=\s*["']?https?:/gi;
+const maxRemoteImagesCharged = 50;
+
+/** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
+const splitCost = 5;
+
+/** What one preview of `request` costs, in tokens. */
+export function previewCost(request: CardRequest): number {
+  const remoteImages = Math.min(maxRemoteImagesCharged, request.markdown.match(remoteImagePattern)?.length ?? 0);
+  return 1 + request.markdown.length / charactersPerToken + remoteImages + (request.splitMode === 'noSplit' ? 0 : splitCost);
 }

@@ -5,7 +5,8 @@ import type { App } from './app.js';
 
 /** Resolves with the exit code: 0 when everything in flight finished, 1 when the grace period ran out. */
 export async function shutDown(app: App, signal: string): Promise<number> {
-  const { server, renderer, config } = app;
+  const { server, config } = app;
+  const { renderer } = app.cards;
   server.log.info({ signal, graceMs: config.shutdownGraceMs, inFlight: renderer.activeRenders + renderer.queueLength }, 'shutting down: finishing requests in flight');
   renderer.beginDrain();
 
@@ -27,6 +28,6 @@ export async function shutDown(app: App, signal: string): Promise<number> {
   }
   server.log.warn({ renders: renderer.activeRenders }, 'grace period over; closing with requests still in flight');
   server.server.closeAllConnections();
-  await renderer.close();
+  await app.cards.close();
   return 1;
 }

@@ -23,8 +23,6 @@ export const webDir = path.join(projectRoot, 'web');
 
 export interface WebRouteDeps extends PreviewRouteDeps {
   storage: Storage;
-  /** The render pages' document, which the preview frame shows too. */
-  shellHtml: string;
 }
 
 const fontTypes: Record<string, string> = { '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.otf': 'font/otf' };
@@ -54,11 +52,11 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
   // Fixed for the life of the process: compressed once, off the main thread and without holding
   // up start-up, and revalidated by ETag.
-  const frameDocument = precompressed(deps.shellHtml, 'text/html; charset=utf-8');
+  const frameDocument = precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8');
   const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
 
   registerPreviewRoute(app, deps);
-  registerThemeThumbnailRoute(app, deps);
+  registerThemeThumbnailRoute(app, deps.cards);
 
   app.get('/', async (_request, reply) => {
     reply.header('Content-Security-Policy', pagePolicy);

@@ -1,6 +1,6 @@
 // What the MCP tools need from cardwright, whichever way it runs: in this process (local) or as a
 // remote service (CARDWRIGHT_URL). Both answer with the API's shapes and the API's error messages.
-import type { ThemeListing } from '../http/themes-route.js';
+import type { ThemeListing } from '../cards/themes/listing.js';
 
 export interface CardImage {
   /** Public URL (remote), or file:// URL of the written file (local). */

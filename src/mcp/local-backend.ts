@@ -1,11 +1,10 @@
 // Local mode of the MCP server: renders in this process with the service's pipeline and writes the
 // cards as numbered files into an output folder; their file:// URLs are the image URLs.
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { themeListing } from '../http/themes-route.js';
-import { writeCardFiles } from '../cli/card-files.js';
-import { LocalRenderer } from '../cli/local-renderer.js';
+import { themeListing } from '../cards/themes/listing.js';
+import { writeCardFiles } from '../cards/storage/card-files.js';
+import { LocalRenderer } from '../cards/local-renderer.js';
 import type { Config } from '../config.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
 import type { CardBackend, CardImage } from './backend.js';
@@ -13,12 +12,12 @@ import type { CardBackend, CardImage } from './backend.js';
 export class LocalBackend implements CardBackend {
   private readonly local: LocalRenderer;
 
-  constructor(
-    config: Config,
-    /** Folder for the images when a call names none. */
-    private readonly defaultOutputDir = process.env.CARDWRIGHT_OUTPUT_DIR?.trim() || path.join(os.tmpdir(), 'cardwright'),
-  ) {
+  /** Folder for the images when a call names none. */
+  private readonly defaultOutputDir: string;
+
+  constructor(config: Config) {
     this.local = LocalRenderer.open(config);
+    this.defaultOutputDir = config.outputDir;
   }
 
   get description(): string {

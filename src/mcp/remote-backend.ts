@@ -1,7 +1,7 @@
 // Remote mode of the MCP server: calls a running cardwright (CARDWRIGHT_URL, CARDWRIGHT_API_KEY)
 // over its HTTP API, then downloads the stored images so the client gets them as image content.
-import type { ThemeListing } from '../http/themes-route.js';
-import type { StoredImage } from '../cards/pipeline.js';
+import type { ThemeListing } from '../cards/themes/listing.js';
+import type { StoredImage } from '../cards/storage/store-all.js';
 import { ToolError, type CardBackend, type CardImage } from './backend.js';
 
 export class RemoteBackend implements CardBackend {

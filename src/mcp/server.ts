@@ -8,8 +8,8 @@ import fs from 'node:fs/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { baseNameOf } from '../cli/card-files.js';
-import { loadConfig } from '../config.js';
+import { baseNameOf } from '../cards/storage/card-files.js';
+import { loadCommandConfig, type Config } from '../config.js';
 import { CardError } from '../cards/errors.js';
 import { packageVersion } from '../version.js';
 import { ToolError, type CardBackend } from './backend.js';
@@ -17,16 +17,13 @@ import { LocalBackend } from './local-backend.js';
 import { RemoteBackend } from './remote-backend.js';
 import { renderToolName, themesToolName, toolDefinitions } from './tools.js';
 
-export function backendFromEnvironment(env: Record<string, string | undefined> = process.env): CardBackend {
-  const url = env.CARDWRIGHT_URL?.trim();
-  const key = env.CARDWRIGHT_API_KEY?.trim();
-  if (url && key) return new RemoteBackend(url, key);
-  if (url || key) throw new Error('Set both CARDWRIGHT_URL and CARDWRIGHT_API_KEY to use a remote cardwright, or neither to render locally.');
-  return new LocalBackend(loadConfig(env));
+/** A remote cardwright when CARDWRIGHT_URL and CARDWRIGHT_API_KEY are set, else this process. */
+export function backendFromConfig(config: Config): CardBackend {
+  return config.remoteService ? new RemoteBackend(config.remoteService.url, config.remoteService.apiKey) : new LocalBackend(config);
 }
 
 export async function runMcpServer(): Promise<void> {
-  const backend = backendFromEnvironment();
+  const backend = backendFromConfig(loadCommandConfig());
   const server = new Server({ name: 'cardwright', version: packageVersion }, { capabilities: { tools: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions(backend.description) }));

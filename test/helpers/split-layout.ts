@@ -21,12 +21,12 @@ export interface SplitRequest {
 
 /** The pagination of `request` with what each card holds and where. */
 export async function splitLayout(service: RunningService, request: SplitRequest): Promise<PaginationResult> {
-  return service.app.renderer.run(AbortSignal.timeout(30_000), (page) => splitLayoutIn(page, service, request));
+  return service.app.cards.renderer.run(AbortSignal.timeout(30_000), (page) => splitLayoutIn(page, service, request));
 }
 
 /** The same, in a render page the caller holds, whose cards can then be inspected further. */
 export async function splitLayoutIn(page: RenderPage, service: RunningService, request: SplitRequest): Promise<PaginationResult> {
-  const { theme, mode } = service.app.themes.resolve(request.theme, request.themeMode);
+  const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
   return paginate(
     page,

@@ -11,8 +11,10 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { imageSize } from 'image-size';
-import type { RemoteImagesPolicy } from '../../config.js';
 import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
+
+/** Which remote images cards may show: none, any public address, or the hosts of an allowlist. */
+export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
 
 export interface RemoteImageOptions {
   policy: RemoteImagesPolicy;

@@ -1,6 +1,11 @@
-// The body of POST /api/generate (PRODUCT.md §2), as a JSON Schema. The same schema validates
-// requests and documents the API, so the two can never disagree. `null` means "use the default"
-// for every field, as clients of the reference service send it.
+// A card request, as a JSON Schema: the body of POST /api/generate and the arguments of the CLI
+// and the MCP tool (docs/api.md#request-fields). The same schema validates requests and documents
+// the API, so the two can never disagree. `null` (and "" for strings) means "use the default" for
+// every field, as clients of the reference service send it.
+//
+// Adding a field: declare it here with its bound and description, give it a default in
+// `requestDefaults` (or leave it out of there when "absent" is meaningful), and read it in the one
+// place that uses it; normalization, the render cache key and the documentation follow.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
@@ -16,6 +21,8 @@ export const defaultMarkdown = '# Hello, cardwright';
 
 export const splitModes = ['noSplit', 'autoSplit', 'hrSplit'] as const;
 export const formats = ['png', 'jpeg', 'webp'] as const;
+export type SplitMode = (typeof splitModes)[number];
+export type ImageFormat = (typeof formats)[number];
 
 export const GenerateBody = Type.Object(
   {
@@ -42,3 +49,23 @@ export const GenerateBody = Type.Object(
 );
 
 export type GenerateBodyInput = Static<typeof GenerateBody>;
+
+/** Every field of a request after normalization; `theme` and `themeMode` stay absent when not given. */
+export type CardRequest = {
+  [Field in Exclude<keyof GenerateBodyInput, 'theme' | 'themeMode'>]-?: Exclude<GenerateBodyInput[Field], null | undefined>;
+} & {
+  theme?: string;
+  themeMode?: string;
+};
+
+/** What an absent field means. `theme` and `themeMode` have none: the registry chooses them. */
+export const requestDefaults: Omit<CardRequest, 'theme' | 'themeMode'> = {
+  markdown: defaultMarkdown,
+  width: limits.width.default,
+  height: limits.height.default,
+  splitMode: 'noSplit',
+  mdxMode: false,
+  overHiddenMode: false,
+  format: 'png',
+  scale: limits.scale.default,
+};

@@ -2,8 +2,8 @@
 // every file is written or none is left behind, as with the service's storage.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { extensionOf } from '../cards/pipeline.js';
-import type { RenderedImage } from '../cards/render/render-cards.js';
+import { extensionOf } from './storage.js';
+import type { RenderedImage } from '../render/render-cards.js';
 
 /** Writes the images into `dir` (created if missing) and returns the paths written, in card order. */
 export async function writeCardFiles(dir: string, baseName: string, images: RenderedImage[]): Promise<string[]> {

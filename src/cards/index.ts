@@ -1,0 +1,155 @@
+// The core of cardwright: `createCards()` wires the stages of the one card pipeline once (themes,
+// Markdown, the render pool, remote images, storage, the render cache) and exposes the operations
+// every front end calls: the HTTP routes, the CLI, the MCP server, the gallery script and the
+// benchmark. Nothing here knows about HTTP; failures are CardErrors (errors.ts).
+//
+//   const cards = createCards({ settings, log, storage });
+//   const request = checkRequest(body);             // or normalizeRequest() after a schema check
+//   await cards.render(request, signal);            // images in memory
+//   await cards.generate(request, signal);          // images stored, with their URLs
+//   await cards.preview(request, signal);           // what the editor shows
+import type { FastifyBaseLogger } from 'fastify';
+import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
+import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
+import { generateRequest, prepareContent, renderRequest, type PipelineParts, type Rendered } from './pipeline.js';
+import { previewRequest, type Preview } from './preview.js';
+import { RenderCache, rendererVersion } from './render-cache.js';
+import type { RenderedImage } from './render/render-cards.js';
+import { Renderer, type RenderObserver } from './render/renderer.js';
+import { buildShellDocument } from './render/shell-document.js';
+import { normalizeRequest } from './request/normalize.js';
+import type { CardRequest } from './request/schema.js';
+import { PendingDeletions } from './storage/pending-deletions.js';
+import type { StoredImage } from './storage/store-all.js';
+import type { Storage } from './storage/storage.js';
+import { loadThemes, type ThemeRegistry } from './themes/registry.js';
+import { ThemeThumbnails, type Thumbnail } from './thumbnails.js';
+import { packageVersion } from '../version.js';
+
+export { checkRequest } from './request/check.js';
+export { normalizeRequest } from './request/normalize.js';
+export type { CardRequest } from './request/schema.js';
+export { CardError, type CardErrorKind } from './errors.js';
+export type { Preview, PreviewCard } from './preview.js';
+export type { RenderedImage } from './render/render-cards.js';
+export type { StoredImage } from './storage/store-all.js';
+
+/** The settings the core reads; src/config.ts reads and checks them from the environment. */
+export interface CardsSettings {
+  chromiumPath?: string;
+  renderConcurrency: number;
+  queueMax: number;
+  browserRestartAfter: number;
+  browserProbeIntervalMs: number;
+  themesDir?: string;
+  remoteImages: RemoteImagesPolicy;
+  remoteImagesAllowlist: string[];
+  /** Identical repeated generate requests are answered from memory; absent: never. */
+  renderCache?: { maxEntries: number; ttlMs: number; maxBytes: number };
+  /** Remote images of previews are remembered, as the editor asks on almost every keystroke. */
+  previewImageCache: ImageCacheOptions;
+  /** How long one theme thumbnail may take to render. */
+  thumbnailTimeoutMs: number;
+}
+
+export interface CardsOptions {
+  settings: CardsSettings;
+  log: FastifyBaseLogger;
+  /** Where generate() stores images; may still be connecting. Without it, generate() is unavailable. */
+  storage?: Promise<Storage>;
+  /** Told about queue waits, renders and browser restarts (the service's metrics). */
+  observer?: RenderObserver;
+}
+
+export interface Generated extends Rendered<StoredImage> {
+  /** True when the images were stored by an identical earlier request and not rendered again. */
+  fromCache: boolean;
+}
+
+export interface Cards {
+  readonly themes: ThemeRegistry;
+  /** The render pool, for health checks and metrics. */
+  readonly renderer: Renderer;
+  /** The render pages' document (fonts, base and theme CSS); the web page's preview frame uses it. */
+  readonly shellHtml: string;
+  /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
+  start(): Promise<void>;
+  preview(request: CardRequest, signal: AbortSignal): Promise<Preview>;
+  render(request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>>;
+  /**
+   * Renders and stores. `cacheScope` names whose cache entries this request may reuse (the API
+   * key), so one tenant never learns what another rendered; without it nothing is cached.
+   */
+  generate(request: CardRequest, signal: AbortSignal, options?: { cacheScope?: string }): Promise<Generated>;
+  thumbnail(theme: string, mode: string | undefined): Promise<Thumbnail>;
+  close(): Promise<void>;
+}
+
+export function createCards(options: CardsOptions): Cards {
+  const { settings, log } = options;
+  const themes = loadThemes(settings.themesDir);
+  for (const problem of themes.problems) log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
+  const shellHtml = buildShellDocument(themes);
+  const renderer = new Renderer({
+    shellHtml,
+    concurrency: settings.renderConcurrency,
+    queueMax: settings.queueMax,
+    chromiumPath: settings.chromiumPath,
+    restartAfter: settings.browserRestartAfter,
+    probeIntervalMs: settings.browserProbeIntervalMs,
+    log,
+    observer: options.observer,
+  });
+  const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
+  const parts: PipelineParts = { renderer, themes, log, remoteImages };
+  // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
+  const previewParts: PipelineParts = { ...parts, remoteImages: new CachedImageFetcher(remoteImages, settings.previewImageCache) };
+  const thumbnails = new ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
+  const cache =
+    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml) });
+
+  const store = options.storage?.then((storage) => ({ storage, log, pendingDeletions: new PendingDeletions(storage, log) }));
+  // A store that fails to connect fails generate(), not the process: the error surfaces per request.
+  store?.catch(() => undefined);
+
+  return {
+    themes,
+    renderer,
+    shellHtml,
+
+    async start() {
+      // The Markdown pipeline's first run loads its grammars and plug-ins while Chromium starts.
+      const warmRequest = normalizeRequest({ markdown: '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |' });
+      await Promise.all([renderer.start(), prepareContent(parts, warmRequest, AbortSignal.timeout(60_000))]);
+    },
+
+    preview: (request, signal) => previewRequest(previewParts, request, signal),
+
+    render: (request, signal) => renderRequest(parts, request, signal),
+
+    async generate(request, signal, { cacheScope } = {}) {
+      if (!store) throw new Error('createCards() was given no storage, so it cannot generate; use render().');
+      const storeParts = { ...parts, ...(await store) };
+      if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
+
+      // The theme is resolved first so an alias, or an omitted default mode, hits the same entry.
+      const { theme, mode } = themes.resolve(request.theme, request.themeMode);
+      const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
+      const cached = cache.get(key);
+      if (cached) return { images: cached, complete: true, fromCache: true };
+      const generated = await generateRequest(storeParts, request, signal);
+      // A card with a placeholder for an image that failed to load is not remembered: the image
+      // may load next time.
+      if (generated.complete) cache.set(key, generated.images);
+      return { ...generated, fromCache: false };
+    },
+
+    thumbnail: (theme, mode) => thumbnails.get(theme, mode),
+
+    async close() {
+      await renderer.close();
+      const opened = await store?.catch(() => undefined);
+      await opened?.pendingDeletions.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// A valid request body → the request every stage of the pipeline reads: defaults filled in, sizes
+// rounded to whole CSS px, fields the schema does not know dropped (so they cannot reach the
+// render cache key or a stage by accident).
+import { GenerateBody, requestDefaults, type CardRequest, type GenerateBodyInput } from './schema.js';
+
+const fields = Object.keys(GenerateBody.properties) as Array<keyof GenerateBodyInput>;
+
+/** Sizes are whole CSS px: 440.4 and 440 are the same card (and the same cache entry). */
+const rounded: ReadonlySet<keyof GenerateBodyInput> = new Set(['width', 'height']);
+
+/** `null`, "" and absent mean "use the default". Expects a body the schema accepted. */
+export function normalizeRequest(body: GenerateBodyInput): CardRequest {
+  const request: Record<string, unknown> = { ...requestDefaults };
+  for (const field of fields) {
+    const value = body[field];
+    if (value === null || value === undefined || value === '') continue;
+    request[field] = rounded.has(field) && typeof value === 'number' ? Math.round(value) : value;
+  }
+  return request as CardRequest;
+}
