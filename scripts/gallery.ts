@@ -11,13 +11,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
-import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { createCards, normalizeRequest } from '../src/cards/index.js';
+import { defaultThemeId } from '../src/cards/themes/registry.js';
+import { loadCommandConfig } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
-import { cardMarkup } from '../src/cards/render/card-markup.js';
-import { Renderer } from '../src/cards/render/renderer.js';
-import { buildShellDocument } from '../src/cards/render/shell-document.js';
-import { defaultThemeId, loadThemes } from '../src/cards/themes/registry.js';
-import type { Theme } from '../src/cards/themes/theme-file.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,6 +30,7 @@ const scale = Number(args.scale);
 const columns = Number(args.columns);
 const cardWidth = Number(args.width);
 const gap = 28 * scale;
+const labelHeight = 34 * scale;
 const sheetBackground = '#e8eaee';
 
 interface Tile {
@@ -43,48 +41,39 @@ interface Tile {
   height: number;
 }
 
-/** One gallery entry: a label in the bundled monospace face above the card, captured together. */
-function tileMarkup(theme: Theme, mode: string | undefined, contentHtml: string): string {
-  const label = mode ? `${theme.id} · ${mode}` : theme.id;
-  return (
-    `<div style="background:${sheetBackground};padding-bottom:2px">` +
-    `<div style="font:700 15px/34px var(--font-mono);color:#22262e">${label}</div>` +
-    cardMarkup({ theme, mode, width: cardWidth, height: 586, fixedHeight: false, contentHtml }) +
-    '</div>'
-  );
+const escapeXml = (text: string) => text.replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+/** One gallery entry: the theme and mode above the card. */
+async function labelled(card: Buffer, label: string): Promise<Buffer> {
+  const { width = 0, height = 0 } = await sharp(card).metadata();
+  const text = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${labelHeight}"><text x="0" y="${24 * scale}" font-family="monospace" font-weight="700" font-size="${15 * scale}" fill="#22262e">${escapeXml(label)}</text></svg>`;
+  return sharp({ create: { width, height: height + labelHeight, channels: 3, background: sheetBackground } })
+    .composite([{ input: Buffer.from(text), top: 0, left: 0 }, { input: card, top: labelHeight, left: 0 }])
+    .png()
+    .toBuffer();
 }
 
+/** Every theme and mode through the card pipeline, exactly as the API renders them. */
 async function renderTiles(): Promise<Tile[]> {
-  const themes = loadThemes(process.env.THEMES_DIR);
-  for (const problem of themes.problems) console.warn(`custom theme skipped: ${problem.message}`);
+  const cards = createCards({ settings: { ...loadCommandConfig(), renderConcurrency: 1, renderCache: undefined }, log: pino({ level: 'warn' }) });
   const sample = fs.readFileSync(path.join(projectRoot, 'docs', 'gallery-sample.md'), 'utf8');
-  const { html } = await renderMarkdown(sample);
-  const renderer = new Renderer({
-    shellHtml: buildShellDocument(themes),
-    concurrency: 1,
-    queueMax: 1,
-    chromiumPath: process.env.CHROMIUM_PATH,
-    log: pino({ level: 'warn' }),
-  });
-  await renderer.start();
   try {
     const tiles: Tile[] = [];
     const only = args.only?.split(',');
     // The default theme first, then the others in the registry's order.
-    const ordered = [...themes.themes].sort((a, b) => Number(b.id === defaultThemeId) - Number(a.id === defaultThemeId));
+    const ordered = [...cards.themes.themes].sort((a, b) => Number(b.id === defaultThemeId) - Number(a.id === defaultThemeId));
     for (const theme of ordered.filter((candidate) => !only || only.includes(candidate.id))) {
       for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
-        const png = await renderer.run(AbortSignal.timeout(60_000), async (page) => {
-          const [box] = await page.layout(tileMarkup(theme, mode, html));
-          return page.capture(box!, { scale, format: 'png' });
-        });
+        const request = normalizeRequest({ markdown: sample, theme: theme.id, themeMode: mode, width: cardWidth, scale, format: 'png' });
+        const { images } = await cards.render(request, AbortSignal.timeout(60_000));
+        const png = await labelled(images[0]!.data, mode ? `${theme.id} · ${mode}` : theme.id);
         const { width, height } = await sharp(png).metadata();
         tiles.push({ label: `${theme.id} ${mode ?? ''}`.trim(), fileStem: mode ? `${theme.id}.${mode}` : theme.id, png, width: width!, height: height! });
       }
     }
     return tiles;
   } finally {
-    await renderer.close();
+    await cards.close();
   }
 }
 

@@ -1,25 +1,26 @@
 // The baseline the benchmark compares against: what a straightforward implementation does, i.e.
 // launch a browser per request, open a page, set the full document, screenshot the card, close.
-// It renders exactly the card HTML the service renders (same shell document, fonts and theme).
+// It renders exactly the card HTML the service renders: the card pipeline's preview() gives the
+// card markup, and its shell document the fonts, base CSS and theme CSS.
 import fs from 'node:fs';
+import pino from 'pino';
 import { chromium } from 'playwright-core';
-import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
-import { cardMarkup } from '../../src/cards/render/card-markup.js';
+import { createCards, normalizeRequest } from '../../src/cards/index.js';
 import { findChromium } from '../../src/cards/render/chromium-executable.js';
-import { buildShellDocument, shellOrigin } from '../../src/cards/render/shell-document.js';
+import { shellOrigin } from '../../src/cards/render/shell-document.js';
 import { resolveFontFile } from '../../src/cards/themes/fonts.js';
-import { loadThemes } from '../../src/cards/themes/registry.js';
+import { loadConfig } from '../../src/config.js';
 
 export async function naiveRenderer(): Promise<(markdown: string) => Promise<Buffer>> {
-  const themes = loadThemes();
-  const theme = themes.get('plain-notes')!;
-  const shell = buildShellDocument(themes);
-  const executable = await findChromium(process.env.CHROMIUM_PATH);
+  const config = loadConfig();
+  // Only preview() of a single card is used, which needs no browser: none is launched here.
+  const cards = createCards({ settings: config, log: pino({ level: 'warn' }) });
+  const executable = await findChromium(config.chromiumPath);
 
   return async (markdown) => {
-    const { html } = await renderMarkdown(markdown);
-    const card = cardMarkup({ theme, mode: theme.defaultMode, width: 440, height: 586, fixedHeight: false, contentHtml: html });
-    const documentHtml = shell.replace('<div id="cards"></div>', `<div id="cards">${card}</div>`);
+    const { cards: [card] } = await cards.preview(normalizeRequest({ markdown }), AbortSignal.timeout(60_000));
+    if (!card || !('html' in card)) throw new Error('a noSplit preview is one card of markup');
+    const documentHtml = cards.shellHtml.replace('<div id="cards"></div>', `<div id="cards">${card.html}</div>`);
     const browser = await chromium.launch({ executablePath: executable.path, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     try {
       const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 440, height: 586 } });
