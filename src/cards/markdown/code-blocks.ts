@@ -25,9 +25,6 @@ const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
 async function loadShiki(): Promise<LoadedShiki> {
   const shiki = await import('shiki');
   const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
-  // Shiki 4.6 colours the very first dual-theme highlight of a new highlighter with the wrong
-  // light palette; one throw-away highlight first makes every real one right.
-  created.codeToHast('', { lang: 'text', themes: shikiThemes, defaultColor: false });
   return { shiki, highlighter: created };
 }
 
@@ -125,12 +122,30 @@ async function frameCodeBlock({ shiki, highlighter }: LoadedShiki, code: Element
 /** Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables. */
 function highlight(highlighter: Highlighter, source: string, language: string): Element {
   try {
+    primeOnce(highlighter, language);
     const root = highlighter.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false });
     const pre = root.children[0] as Element;
     return pre.children[0] as Element;
   } catch {
     return language === 'text' ? plainCode(source) : highlight(highlighter, source, 'text');
   }
+}
+
+/** Languages that have had their throw-away highlight (see primeOnce). */
+const primedLanguages = new WeakMap<Highlighter, Set<string>>();
+
+/**
+ * Shiki 4.6 may give the first highlight in a language the wrong light palette (every token one
+ * colour), so the first card with code after a start looked different from the same card a moment
+ * later. One throw-away highlight per language makes every real one right.
+ */
+function primeOnce(highlighter: Highlighter, language: string): void {
+  if (language === 'text') return;
+  let primed = primedLanguages.get(highlighter);
+  if (!primed) primedLanguages.set(highlighter, (primed = new Set()));
+  if (primed.has(language)) return;
+  highlighter.codeToHast('x', { lang: language, themes: shikiThemes, defaultColor: false });
+  primed.add(language);
 }
 
 function plainCode(source: string): Element {

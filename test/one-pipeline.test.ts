@@ -1,0 +1,117 @@
+// Every front end renders through the one card pipeline (createCards in src/cards/): the same
+// request made through POST /api/generate, POST /api/preview, `cardwright render` and the MCP
+// server's local mode gives the same cards, pixel for pixel (the preview's WebP within the loss
+// of its compression).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import sharp from 'sharp';
+import { renderToolName } from '../src/mcp/tools.js';
+import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { startService, temporaryDir, type RunningService } from './helpers/service.js';
+
+/** A document not written for this test: the first part of an installed package's README, plus CJK. */
+function sampleDocument(): string {
+  const readme = fs.readFileSync(path.join('node_modules', 'p-limit', 'readme.md'), 'utf8');
+  return `${readme.split('\n').slice(0, 40).join('\n')}\n\n## 小结\n\n同一个请求，四个入口，同样的卡片。`;
+}
+
+const request = { theme: 'pop-art', themeMode: 'mint-mode', splitMode: 'autoSplit', width: 440, height: 586, scale: 1, format: 'png' } as const;
+
+async function decodeWebp(bytes: Buffer): Promise<DecodedPng> {
+  const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data } as DecodedPng;
+}
+
+/** Mean absolute difference per channel, 0–255. */
+function meanDifference(a: DecodedPng, b: DecodedPng): number {
+  assert.equal(a.width, b.width);
+  assert.equal(a.height, b.height);
+  let sum = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    sum += Math.abs(a.data[i]! - b.data[i]!) + Math.abs(a.data[i + 1]! - b.data[i + 1]!) + Math.abs(a.data[i + 2]! - b.data[i + 2]!);
+  }
+  return sum / (a.width * a.height * 3);
+}
+
+describe('one card pipeline behind every front end', () => {
+  let service: RunningService;
+  let markdown: string;
+  let apiCards: DecodedPng[];
+
+  before(async () => {
+    service = await startService();
+    markdown = sampleDocument();
+    const { status, json } = await service.generate({ ...request, markdown });
+    assert.equal(status, 200, JSON.stringify(json));
+    apiCards = await Promise.all(json.images.map(async (image: { url: string }) => decodePng((await download(image.url)).bytes)));
+    assert.ok(apiCards.length >= 2, `the document is split into several cards; got ${apiCards.length}`);
+  });
+  after(async () => service.close());
+
+  it('the CLI writes the cards the API stores', async () => {
+    const dir = temporaryDir();
+    fs.writeFileSync(path.join(dir, 'doc.md'), markdown);
+    const args = ['render', 'doc.md', '-o', 'out/', '--theme', request.theme, '--mode', request.themeMode, '--split', request.splitMode, '--scale', '1'];
+    const { code, stdout, stderr } = await runCli(args, { cwd: dir });
+    assert.equal(code, 0, stderr);
+    const files = stdout.trim().split('\n');
+    assert.equal(files.length, apiCards.length);
+    files.forEach((file, index) => {
+      const card = decodePng(fs.readFileSync(path.resolve(dir, file)));
+      assert.equal(differingFraction(card, apiCards[index]!), 0, `card ${index + 1} differs`);
+    });
+  });
+
+  it('the MCP server (local mode) answers with the cards the API stores', async () => {
+    buildCli();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cliBin, 'mcp'],
+      env: { ...cleanEnv(), CARDWRIGHT_OUTPUT_DIR: temporaryDir() },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cardwright-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const tools = await client.listTools();
+      const tool = tools.tools.find((candidate) => candidate.name === renderToolName)!;
+      const result = (await client.callTool({ name: tool.name, arguments: { ...request, markdown } }, undefined, { timeout: 120_000 })) as CallToolResult;
+      assert.ok(!result.isError, JSON.stringify(result.content[0]));
+      const images = result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
+      assert.equal(images.length, apiCards.length);
+      images.forEach((bytes, index) => assert.equal(differingFraction(decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('the live preview shows the cards the API stores', async () => {
+    const response = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...request, markdown }),
+    });
+    assert.equal(response.status, 200);
+    const preview = (await response.json()) as { cards: Array<{ image: string; width: number; height: number }> };
+    assert.equal(preview.cards.length, apiCards.length);
+    for (const [index, card] of preview.cards.entries()) {
+      assert.deepEqual([card.width, card.height], [request.width, request.height]);
+      const shown = await decodeWebp(Buffer.from(card.image.replace(/^data:image\/webp;base64,/, ''), 'base64'));
+      const difference = meanDifference(shown, apiCards[index]!);
+      assert.ok(difference < 2.5, `card ${index + 1}: mean difference ${difference.toFixed(2)} of 255 is more than WebP's loss`);
+    }
+  });
+
+  it('a different request gives different pixels, so the comparisons above can fail', async () => {
+    const { json } = await service.generate({ ...request, markdown, themeMode: 'purple-mode' });
+    const other = decodePng((await download(json.images[0].url)).bytes);
+    assert.ok(differingFraction(other, apiCards[0]!) > 0.05);
+    assert.ok(meanDifference(other, apiCards[0]!) > 2.5, 'another mode is further from the card than the preview may be');
+  });
+});
