@@ -84,7 +84,9 @@ async function contactSheet(tiles: Tile[]): Promise<Sharp> {
   let top = gap;
   for (let start = 0; start < tiles.length; start += columns) {
     const row = tiles.slice(start, start + columns);
-    row.forEach((tile, index) => placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top }));
+    row.forEach((tile, index) => {
+      placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top });
+    });
     top += Math.max(...row.map((tile) => tile.height)) + gap;
   }
   const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);

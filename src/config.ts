@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CardsSettings } from './cards/index.js';
 import { allowlistProblems } from './cards/images/address-policy.js';
-import type { RemoteImagesPolicy } from './cards/images/remote-image-fetcher.js';
 import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 

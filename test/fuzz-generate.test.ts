@@ -57,7 +57,7 @@ const deepNesting = fc
   .map(([depth, open]) => {
     const close = open === '[' ? ']' : open.includes('prototype') ? '}}' : '}';
     const count = Math.min(depth, Math.floor(900_000 / open.length));
-    return open.repeat(count) + '1' + close.repeat(count);
+    return `${open.repeat(count)}1${close.repeat(count)}`;
   });
 
 /** A valid body's text with a few characters deleted, inserted or replaced: mostly broken JSON. */

@@ -85,7 +85,9 @@ describe('one card pipeline behind every front end', () => {
       assert.ok(!result.isError, JSON.stringify(result.content[0]));
       const images = result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
       assert.equal(images.length, apiCards.length);
-      images.forEach((bytes, index) => assert.equal(differingFraction(decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`));
+      images.forEach((bytes, index) => {
+        assert.equal(differingFraction(decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`);
+      });
     } finally {
       await client.close();
     }

@@ -170,7 +170,10 @@ describe('OpenAPI document', () => {
  */
 function generatedBodies(count: number): Record<string, unknown>[] {
   let seed = 20_240_611;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const fields: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
     markdown: { valid: ['# Generated', '中文 **粗体**', null, ''], invalid: [7, false, { text: 'x' }] },

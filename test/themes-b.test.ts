@@ -154,7 +154,9 @@ const promises: ThemePromise[] = [
       const average = (area: Area): Rgb => {
         const sum = [0, 0, 0];
         for (let y = area.y * scale; y < (area.y + area.height) * scale; y++) {
-          for (let x = area.x * scale; x < (area.x + area.width) * scale; x++) pixel(png, x, y).forEach((v, i) => (sum[i]! += v));
+          for (let x = area.x * scale; x < (area.x + area.width) * scale; x++) pixel(png, x, y).forEach((v, i) => {
+            sum[i]! += v;
+          });
         }
         const n = area.width * area.height * scale * scale;
         return sum.map((v) => v / n) as Rgb;

@@ -4,7 +4,7 @@
 //
 // The core throws CardError (src/cards/errors.ts) without any status; this file is the one place
 // where a domain error becomes an HTTP answer.
-import { CardError, type CardErrorKind } from '../cards/errors.js';
+import type { CardError, CardErrorKind } from '../cards/errors.js';
 
 export type ErrorLabel =
   | 'invalid_request'

@@ -82,7 +82,7 @@ const errorExamples: Record<ErrorLabel, string> = {
 };
 
 /** The error answer for one HTTP status: every label answered with it, and when. */
-function errorAnswer(status: number, labels: ErrorLabel[]): TSchema {
+function errorAnswer(labels: ErrorLabel[]): TSchema {
   const retryable = labels.some((label) => label === 'rate_limited' || label === 'overloaded');
   return Type.Object(
     {
@@ -108,7 +108,7 @@ export function errorAnswers(): Record<number, TSchema> {
   for (const [label, status] of Object.entries(statusOfLabel) as [ErrorLabel, number][]) {
     byStatus.set(status, [...(byStatus.get(status) ?? []), label]);
   }
-  return Object.fromEntries([...byStatus].map(([status, labels]) => [status, errorAnswer(status, labels)]));
+  return Object.fromEntries([...byStatus].map(([status, labels]) => [status, errorAnswer(labels)]));
 }
 
 export const requestExamples = [

@@ -3,13 +3,13 @@
 //
 // The rest of the service is imported only once the signal handlers are in place: loading it takes
 // a moment, and a stop signal in that moment should still end the process cleanly.
-import { ConfigError, loadConfig, type ConfigOptions } from '../config.js';
+import { ConfigError, loadConfig, type Config, type ConfigOptions } from '../config.js';
 import type { App } from './app.js';
 import { shutDown } from './shutdown.js';
 
 /** `options` are what `cardwright serve` sets on its command line. */
 export async function runServer(options: ConfigOptions = {}): Promise<void> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env, options);
   } catch (error) {

@@ -43,7 +43,7 @@ export class RemoteBackend implements CardBackend {
       throw new ToolError('unreachable', `cardwright at ${this.baseUrl} did not answer (${(error as Error).cause ?? (error as Error).message}).`);
     }
     const text = await response.text();
-    let json: any;
+    let json: { error?: string; message?: string } | null;
     try {
       json = JSON.parse(text);
     } catch {

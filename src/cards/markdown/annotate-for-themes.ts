@@ -3,14 +3,14 @@
 // items carry `data-index` (for custom numbering with `content: attr(data-index)`).
 // Runs after sanitizing, so these attributes are ours, never the author's.
 import type { Root, Element } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 export function rehypeAnnotateForThemes() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
       if (node.tagName === 'h1' || node.tagName === 'h2' || node.tagName === 'h3') {
-        node.properties.dataText = toString(node).trim();
+        node.properties.dataText = textOf(node).trim();
       }
       if (node.tagName === 'ol' || node.tagName === 'ul') {
         const start = node.tagName === 'ol' ? Number(node.properties.start ?? 1) || 1 : 1;

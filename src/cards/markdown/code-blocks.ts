@@ -142,7 +142,10 @@ const primedLanguages = new WeakMap<Highlighter, Set<string>>();
 function primeOnce(highlighter: Highlighter, language: string): void {
   if (language === 'text') return;
   let primed = primedLanguages.get(highlighter);
-  if (!primed) primedLanguages.set(highlighter, (primed = new Set()));
+  if (!primed) {
+    primed = new Set();
+    primedLanguages.set(highlighter, primed);
+  }
   if (primed.has(language)) return;
   highlighter.codeToHast('x', { lang: language, themes: shikiThemes, defaultColor: false });
   primed.add(language);

@@ -7,7 +7,7 @@ import { cardMarkup } from './card-markup.js';
 import { paginateInPage, type PaginationInput, type PaginationResult } from './paginate-in-page.js';
 import type { RenderPage } from './render-page.js';
 
-export type { CardReport, PaginationReport, PaginationResult } from './paginate-in-page.js';
+export type { PaginationResult } from './paginate-in-page.js';
 
 /** The most cards one request may produce (PRODUCT.md §2). */
 export const maxCardsPerRequest = 50;

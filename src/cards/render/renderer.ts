@@ -15,7 +15,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CardError, isAbortError } from '../errors.js';
 import { requestLog } from '../request-log.js';
-import { BrowserInstance, BrowserSupervisor } from './browser-supervisor.js';
+import { type BrowserInstance, BrowserSupervisor } from './browser-supervisor.js';
 import { RenderPage } from './render-page.js';
 
 export type RestartReason = 'planned' | 'crash' | 'unresponsive';

@@ -21,8 +21,6 @@ export const defaultMarkdown = '# Hello, cardwright';
 
 export const splitModes = ['noSplit', 'autoSplit', 'hrSplit'] as const;
 export const formats = ['png', 'jpeg', 'webp'] as const;
-export type SplitMode = (typeof splitModes)[number];
-export type ImageFormat = (typeof formats)[number];
 
 export const GenerateBody = Type.Object(
   {
