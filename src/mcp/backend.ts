@@ -22,11 +22,3 @@ export interface CardBackend {
   themes(): Promise<ThemeListing>;
   close(): Promise<void>;
 }
-
-/** A failure reported to the MCP client as a tool error: "<label>: <message>", as the API says it. */
-export class ToolError extends Error {
-  constructor(label: string, message: string) {
-    super(`${label}: ${message}`);
-    this.name = 'ToolError';
-  }
-}

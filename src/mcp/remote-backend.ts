@@ -2,7 +2,8 @@
 // over its HTTP API, then downloads the stored images so the client gets them as image content.
 import type { ThemeListing } from '../cards/themes/listing.js';
 import type { StoredImage } from '../cards/storage/store-all.js';
-import { ToolError, type CardBackend, type CardImage } from './backend.js';
+import type { CardBackend, CardImage } from './backend.js';
+import { ToolError } from './tool-errors.js';
 
 export class RemoteBackend implements CardBackend {
   private readonly baseUrl: string;

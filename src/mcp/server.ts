@@ -10,9 +10,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baseNameOf } from '../cards/storage/card-files.js';
 import { loadCommandConfig, type Config } from '../config.js';
-import { CardError } from '../cards/errors.js';
 import { packageVersion } from '../version.js';
-import { ToolError, type CardBackend } from './backend.js';
+import type { CardBackend } from './backend.js';
+import { ToolError, toolErrorText } from './tool-errors.js';
 import { LocalBackend } from './local-backend.js';
 import { RemoteBackend } from './remote-backend.js';
 import { renderToolName, themesToolName, toolDefinitions } from './tools.js';
@@ -74,11 +74,4 @@ async function renderCards(backend: CardBackend, args: Record<string, unknown>):
       ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
     ],
   };
-}
-
-/** The API's "<label>: <message>" for known failures; anything else keeps its own message. */
-function toolErrorText(error: unknown): string {
-  if (error instanceof CardError) return `${error.kind}: ${error.message}`;
-  if (error instanceof ToolError) return error.message;
-  return `render_failed: ${error instanceof Error ? error.message : String(error)}`;
 }
