@@ -8,7 +8,7 @@
 //   await cards.render(request, signal);            // images in memory
 //   await cards.generate(request, signal);          // images stored, with their URLs
 //   await cards.preview(request, signal);           // what the editor shows
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './logger.js';
 import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
 import { generateRequest, prepareContent, renderRequest, type PipelineParts, type Rendered } from './pipeline.js';
@@ -54,7 +54,7 @@ export interface CardsSettings {
 
 export interface CardsOptions {
   settings: CardsSettings;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Where generate() stores images; may still be connecting. Without it, generate() is unavailable. */
   storage?: Promise<Storage>;
   /** Told about queue waits, renders and browser restarts (the service's metrics). */

@@ -1,7 +1,7 @@
 // The one operation of the product, stage by stage: a normalized request → its theme → Markdown
 // as sanitized HTML → cards laid out and captured in a warm Chromium page → (for generate) stored.
 // createCards (index.ts) wires these stages once; every front end calls them through it.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './logger.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
@@ -14,14 +14,14 @@ import type { ThemeChoice, ThemeRegistry } from './themes/registry.js';
 export interface PipelineParts {
   renderer: Renderer;
   themes: ThemeRegistry;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Fetches http(s) images for cards (REMOTE_IMAGES); without it remote images are placeholders. */
   remoteImages?: ImageSource;
 }
 
 export interface StoreParts {
   storage: Storage;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Retries deleting the objects of failed requests that the store did not let go at once. */
   pendingDeletions?: PendingDeletions;
 }

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { chromium, type Browser, type CDPSession } from 'playwright-core';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
 
 /**
@@ -105,7 +105,7 @@ export class BrowserSupervisor {
 
   constructor(
     private readonly chromiumPath: string | undefined,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
     private readonly events: SupervisorEvents,
   ) {}
 

@@ -12,7 +12,7 @@
 //   last busy page is done, so no request waits for a launch or fails because of it;
 // - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
 //   a new browser is launched at once, and renders that were hit are retried once on it.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { CardError, isAbortError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 import { type BrowserInstance, BrowserSupervisor } from './browser-supervisor.js';
@@ -37,7 +37,7 @@ export interface RendererOptions {
   restartAfter?: number;
   /** How often the browser is asked whether it still answers; 0 never. */
   probeIntervalMs?: number;
-  log: FastifyBaseLogger;
+  log: Logger;
   observer?: RenderObserver;
 }
 

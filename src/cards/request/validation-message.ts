@@ -1,13 +1,13 @@
 // Turns JSON Schema (ajv) errors into one sentence a client can act on: the field, the value
 // received and what is accepted, e.g. `width must be 200–2000 card width in CSS px; got 5000.`
-import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import type { ErrorObject } from 'ajv';
 
 interface SchemaWithDescription {
   properties?: Record<string, { description?: string }>;
 }
 
 export function validationMessage(
-  errors: FastifySchemaValidationError[],
+  errors: Pick<ErrorObject, 'instancePath' | 'message'>[],
   body: unknown,
   schema: SchemaWithDescription,
 ): string {

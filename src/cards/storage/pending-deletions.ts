@@ -2,7 +2,7 @@
 // away mid-request) are retried here in the background, with growing pauses, until the store is
 // back. Bounded in keys and attempts; whatever is given up on, or still pending at shutdown, is
 // logged with its key so an operator can remove it.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import pLimit from 'p-limit';
 import type { Storage } from './storage.js';
 
@@ -23,7 +23,7 @@ export class PendingDeletions {
 
   constructor(
     private readonly storage: Storage,
-    private readonly log: FastifyBaseLogger,
+    private readonly log: Logger,
   ) {}
 
   /** Number of keys still waiting to be deleted. */

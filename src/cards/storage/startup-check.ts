@@ -2,11 +2,11 @@
 // storage outage still answers /health, reports not-ready on /ready, answers generate requests
 // with 502 storage_failed, and recovers by itself once the store accepts writes again. Stopping
 // instead would turn a storage blip into a crash loop of every replica.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
 import type { Storage } from './storage.js';
 
-export async function checkStorageAtStartup(storage: Storage, log: FastifyBaseLogger): Promise<boolean> {
+export async function checkStorageAtStartup(storage: Storage, log: Logger): Promise<boolean> {
   try {
     await storage.health();
     log.info('storage is reachable and writable');

@@ -3,7 +3,7 @@
 // the request answers 502 storage_failed (or 504, when its deadline passed first).
 import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import pLimit from 'p-limit';
 import { CardError } from '../errors.js';
 import type { ImageFormat } from '../render/render-page.js';
@@ -31,7 +31,7 @@ export interface ImageToStore {
 
 export interface StoreTarget {
   storage: Storage;
-  log: FastifyBaseLogger;
+  log: Logger;
   /** Where deletions that failed right away are retried; without it they are only logged. */
   pendingDeletions?: PendingDeletions;
 }
