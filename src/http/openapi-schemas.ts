@@ -3,7 +3,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { statusOfLabel, type ErrorLabel } from './http-errors.js';
 
-/** When each error label is answered (PRODUCT.md §6). A new label fails to compile until it is described here. */
+/** When each error label is answered (docs/api.md#errors). A new label fails to compile until it is described here. */
 export const errorLabelMeaning: Record<ErrorLabel, string> = {
   invalid_request: 'body not JSON, not an object, wrong type, out of range, unknown theme/mode/splitMode/format, too many cards, MDX expression or syntax error',
   unauthorized: '`x-api-key` missing or not a valid key (same message for both)',

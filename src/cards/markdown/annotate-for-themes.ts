@@ -1,4 +1,4 @@
-// Adds the attributes the card DOM contract promises themes (PRODUCT.md §4):
+// Adds the attributes the card DOM contract promises themes (docs/themes.md#card-dom-contract):
 // h1–h3 carry `data-text` with their text (for outlined or duplicated heading effects) and list
 // items carry `data-index` (for custom numbering with `content: attr(data-index)`).
 // Runs after sanitizing, so these attributes are ours, never the author's.

@@ -64,7 +64,7 @@ let mdxProcessor: ReturnType<typeof buildMdxProcessor> | undefined;
 const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 
 export interface RenderMarkdownOptions {
-  /** Parse as MDX with the fixed component set (PRODUCT.md §5). */
+  /** Parse as MDX with the fixed component set (docs/api.md#mdx). */
   mdxMode?: boolean;
   /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
   remoteImages?: ImageSource;

@@ -12,7 +12,7 @@ import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
 
 /**
- * Flags measured on this project's machine (research/render-bench.md): no background networking
+ * Flags measured on this project's machine (docs/performance.md#chromium-flags): no background networking
  * or component updates (the page has no network anyway), no GPU, no sandbox when running as root
  * in a container. Frame-rate limiting is off because it adds ~15 ms of idle wait to every capture.
  */

@@ -1,4 +1,4 @@
-// The HTML of one card, following the card DOM contract of PRODUCT.md §4, so themes written for
+// The HTML of one card, following the card DOM contract (docs/themes.md#card-dom-contract), so themes written for
 // the reference service port over unchanged.
 import type { Theme } from '../themes/theme-file.js';
 

@@ -1,4 +1,4 @@
-// Which Chromium binary to drive. Order (PRODUCT.md §7): CHROMIUM_PATH, then a Chrome/Chromium
+// Which Chromium binary to drive. Order (docs/performance.md#which-chromium): CHROMIUM_PATH, then a Chrome/Chromium
 // installed on the host, then the headless shell that ships inside the @sparticuz/chromium npm
 // package, so `npm install` alone always yields a working renderer.
 import fs from 'node:fs';

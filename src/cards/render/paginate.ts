@@ -1,4 +1,4 @@
-// autoSplit and hrSplit: turns one document into cards of exactly width × height (PRODUCT.md §3).
+// autoSplit and hrSplit: turns one document into cards of exactly width × height (docs/api.md#split-modes).
 // The measuring, break choosing and card building all happen inside the render page in a single
 // evaluation (paginate-in-page.ts), so a request pays for one layout of its document, not a trial
 // render per card.
@@ -9,7 +9,7 @@ import type { RenderPage } from './render-page.js';
 
 export type { PaginationResult } from './paginate-in-page.js';
 
-/** The most cards one request may produce (PRODUCT.md §2). */
+/** The most cards one request may produce (docs/api.md#limits). */
 export const maxCardsPerRequest = 50;
 
 export interface PaginationRequest {

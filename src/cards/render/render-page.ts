@@ -1,7 +1,7 @@
 // One long-lived browser page that renders cards, owned by one worker at a time.
 //
 // Why a long-lived page: a new page per card costs 330–560 ms here, swapping the content of a
-// warm page costs a few ms (research/render-bench.md). The risks of reuse are handled here:
+// warm page costs a few ms (docs/performance.md#warm-pages). The risks of reuse are handled here:
 // - JavaScript is off, so content can neither run code nor leave anything behind;
 // - the page has no network: every request is answered from our own files or refused;
 // - each render replaces all of #cards, so nothing of the previous request survives;

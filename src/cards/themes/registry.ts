@@ -1,6 +1,6 @@
 // All themes the service knows: the built-in ones shipped in themes/ and the custom ones an
 // operator drops into THEMES_DIR. Resolves a request's theme/themeMode (with the compatibility
-// aliases of PRODUCT.md §4) and says exactly what is accepted when they are wrong.
+// aliases of docs/api.md#themes-and-aliases) and says exactly what is accepted when they are wrong.
 import fs from 'node:fs';
 import path from 'node:path';
 import { invalidRequest } from '../errors.js';

@@ -9,7 +9,7 @@
 //
 // Built-in themes (themes/*.css) and operators' custom themes (THEMES_DIR/*.css) use the same
 // format, so a custom theme is written exactly like a built-in one. For a custom theme the client
-// passes the class name (spec §2.4), so `@id` defaults to `@class` when only the class is given.
+// passes the class name (docs/themes.md#theme-files), so `@id` defaults to `@class` when only the class is given.
 import fs from 'node:fs';
 import path from 'node:path';
 
