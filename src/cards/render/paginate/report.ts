@@ -7,12 +7,12 @@ import { lineHeightOf } from './css.js';
 import type { Piece } from './pieces.js';
 import type { CardReport } from './types.js';
 
-/** Where piece `i` begins, in words: `p#intro line 4`, `table row 2`, `h2`. */
+/** Where piece `i` begins, in words: `p#intro line 4`, `table row 2`, `h2`; `p` for a first line. */
 export function describeStart(pieces: Piece[], i: number, sectionStart: boolean): string {
   if (sectionStart) return 'start';
   const piece = pieces[i]!;
   const name = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '');
-  if (piece.kind === 'line') return `${name(piece.run!.container)} line ${piece.line}`;
+  if (piece.kind === 'line') return piece.line === 0 ? name(piece.run!.container) : `${name(piece.run!.container)} line ${piece.line}`;
   if (piece.kind === 'row') return `${name(piece.table!)} row ${piece.row}`;
   return name(piece.el);
 }

@@ -40,7 +40,8 @@ export interface CardReport {
   label: string;
   /**
    * Where the card begins in the document, in words: `p#intro line 4` (the fifth line of that
-   * paragraph), `table#t row 2`, `h2#next`, or `start` for the first card of a section.
+   * paragraph), `table#t row 2`, `h2#next`, `p#next` (a paragraph from its first line), or `start`
+   * for the first card of a section.
    */
   startsAt: string;
 }
