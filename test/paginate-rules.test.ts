@@ -22,6 +22,8 @@ const pageCss = `
   .card-content-inner blockquote { padding: 10px 0; }
   .card-content-inner ul, .card-content-inner ol { padding-left: 24px; }
   .card-content-inner pre { white-space: pre-wrap; }
+  .card-content-inner .code-header { display: flex; justify-content: space-between; }
+  .card-content-inner img { vertical-align: top; width: 100px; }
   .card-content-inner table { border-collapse: collapse; }
   .card-content-inner td, .card-content-inner th { height: ${line}px; }
   .footer { height: 20px; }
@@ -30,6 +32,14 @@ const pageCss = `
 /** An empty card: exactly `cardContent` px of content when `fixed`, else growing with its content. */
 const card = (fixed: boolean) =>
   `<div class="card" style="height:${fixed ? `${cardContent + 20}px` : 'auto'}"><div class="card-content"><div class="card-content-inner"></div></div><div class="footer"><span class="page"></span></div></div>`;
+
+/** A paragraph holding only a picture `height` px tall. */
+const picture = (id: string, height: number) =>
+  `<p id="${id}"><img style="height:${height}px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='100'/>"></p>`;
+
+/** A code block as the Markdown renderer makes it: a label with window dots and language, then the code. */
+const codeBlock = (lines: number) =>
+  `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${Array.from({ length: lines }, (_, i) => `code${i}`).join('\n')}</code></pre>`;
 
 /** A paragraph of `count` one-line lines, `id0` … `id{count-1}`. */
 const paragraph = (id: string, count: number) => `<p id="${id}">${Array.from({ length: count }, (_, i) => `${id}${i}`).join('<br>')}</p>`;
@@ -148,5 +158,35 @@ describe('autoSplit break rules', () => {
     );
     assert.match(result.report!.cards[0]!.html, /<blockquote id="quote" class="split-continues">/);
     assert.match(result.report!.cards[1]!.html, /<blockquote id="quote" class="split-continued">/);
+  });
+
+  it('leaves no code frame with only its label at the foot of a card', async () => {
+    // Eight lines, then the code block's label: a break after the label would leave an empty frame.
+    assert.deepEqual(await starts(paragraph('a', 8) + codeBlock(5)), ['start', 'div.code-header']);
+  });
+
+  it('leaves no heading over a code frame with a single line in it', async () => {
+    assert.deepEqual(await starts(`${paragraph('a', 7)}<h2 id="h">Heading</h2>${codeBlock(5)}`), ['start', 'h2#h']);
+  });
+
+  it('splits a grid between its rows rather than leaving a card more than a third empty', async () => {
+    // Four lines, then a grid of four rows of two tiles (each tile two lines): three rows still fit.
+    const tiles = Array.from({ length: 8 }, (_, i) => `<li>tile ${i}<br>more</li>`).join('');
+    const result = await paginate(`${paragraph('a', 4)}<ul id="tiles" style="display:grid;grid-template-columns:1fr 1fr">${tiles}</ul>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'ul#tiles grid row 3'],
+    );
+    assert.match(result.report!.cards[1]!.html, /<ul id="tiles"[^>]*class="split-continued"[^>]*>\s*<li>tile 6/);
+  });
+
+  it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {
+    // Seven lines, then a two-line introduction and a 100 px picture: both go on to the next card.
+    assert.deepEqual(await starts(paragraph('a', 7) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#intro']);
+  });
+
+  it('separates an image from its introduction rather than leave a card more than a third empty', async () => {
+    // Six lines (60 % of the card): moving the introduction with the picture would leave 40 % empty.
+    assert.deepEqual(await starts(paragraph('a', 6) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#pic']);
   });
 });

@@ -2,6 +2,11 @@
 // fits is weighed by the room it leaves empty plus its penalty (break-rules.ts, code-wraps.ts); the
 // cheapest wins, the latest among equals. The end of a section costs nothing: a card that holds
 // the rest of it is always best.
+//
+// One rule overrides the weighing: a card is not left more than a third empty when more of the
+// document would fit on it, unless the only fuller cards would end in a heading or label (or leave
+// a heading over a single line). Penalties of the softer rules (lonely lines, wrapped code lines,
+// an image apart from its introduction) are then paid rather than wasting a third of a card.
 import type { BreakCosts } from './break-rules.js';
 import type { Piece } from './pieces.js';
 import type { Section } from './sections.js';
@@ -27,8 +32,12 @@ export class BreakChooser {
   /** The best break after piece `s`, not later than candidate `last`; at least one piece per card. */
   choose(section: Section, s: number, last: number): number {
     const { pieces, available } = this;
+    const filled = available * (2 / 3);
     let best = -1;
     let bestScore = Infinity;
+    // The best of the candidates that fill at least two thirds of the card and keep headings with their text.
+    let full = -1;
+    let fullScore = Infinity;
     for (let c = s + 1; c <= last; c++) {
       if (pieces[c - 1]!.bottom - pieces[s]!.top > available + 0.5) break;
       // A rule at a break is dropped, not drawn at the foot or head of a card.
@@ -40,7 +49,12 @@ export class BreakChooser {
         best = c;
         bestScore = score;
       }
+      if ((c === section.to || !this.costs.keep[c]) && height >= filled && score <= fullScore) {
+        full = c;
+        fullScore = score;
+      }
     }
+    if (best > s && best < section.to && this.heightOf(section, s, best) < filled && full > best) return full;
     return best > s ? best : s + 1;
   }
 }

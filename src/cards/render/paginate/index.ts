@@ -33,7 +33,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
   // One clipped card per section (hrSplit with overHiddenMode) shows content as it is: nothing scaled.
   const fitToCard = !input.clipSections;
   if (fitToCard) fitImages(inner, available);
-  const reader = new PieceReader(inner);
+  const reader = new PieceReader(inner, available);
   let pieces = reader.read();
   if (fitToCard && fitBlocks(pieces, inner, available)) pieces = reader.read();
 

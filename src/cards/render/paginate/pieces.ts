@@ -1,12 +1,13 @@
 // Pieces: the smallest parts of the document that a card break may fall between. A block that
 // can be broken (a list, a quote, a div) is opened and its children become pieces; a run of inline
-// content becomes one piece per line; a table one piece per body row; anything else (a heading, an
-// image, a formula, a rule) is one piece. Each piece carries the elements a break before it cuts.
+// content becomes one piece per line; a table one piece per body row; a grid (a theme may lay a
+// list out as tiles) one piece per row of the grid; anything else (a heading, an image, a formula,
+// a rule) is one piece. Each piece carries the elements a break before it cuts.
 import { atomicTags, isHeading, meaningfulText, styleOf } from './css.js';
 import { lineBoundary, measureLines, type Run } from './measure-lines.js';
 
 export interface Piece {
-  kind: 'block' | 'line' | 'row';
+  kind: 'block' | 'line' | 'row' | 'gridRow';
   el: Element;
   /** Elements that a break between this piece and a neighbour with the same ancestors splits. */
   path: Element[];
@@ -19,6 +20,7 @@ export interface Piece {
   run?: Run;
   line?: number;
   table?: HTMLTableElement;
+  /** The row's index, in a table or a grid (whose row piece's `el` is the row's first item). */
   row?: number;
   rowCount?: number;
 }
@@ -34,7 +36,11 @@ export class PieceReader {
   private tableCount = 0;
   private readonly range = document.createRange();
 
-  constructor(private readonly inner: HTMLElement) {}
+  constructor(
+    private readonly inner: HTMLElement,
+    /** Height available to content on one card: a grid row taller than that is not split off. */
+    private readonly available: number,
+  ) {}
 
   read(): Piece[] {
     const out: Piece[] = [];
@@ -115,12 +121,40 @@ export class PieceReader {
     return true;
   }
 
+  /**
+   * One piece per row of a grid, so that a grid taller than the room left on a card goes on to the
+   * next card row by row instead of moving there whole. Only when its items are placed in document
+   * order, row after row (a card holds a DOM range), and every row fits on a card.
+   */
+  private gridPieces(grid: Element, path: Element[], out: Piece[]): boolean {
+    const items = Array.from(grid.children).filter((item) => styleOf(item).display !== 'none');
+    const rows: { first: Element; top: number; bottom: number }[] = [];
+    for (const item of items) {
+      const box = item.getBoundingClientRect();
+      const row = rows[rows.length - 1];
+      if (row && box.top < row.top - 0.5) return false;
+      if (row && box.top < row.bottom - 0.5) row.bottom = Math.max(row.bottom, box.bottom);
+      else rows.push({ first: item, top: box.top, bottom: box.bottom });
+    }
+    if (rows.length < 2) return false;
+    const box = grid.getBoundingClientRect();
+    const tops = rows.map((row, r) => (r === 0 ? box.top : row.top));
+    const bottoms = rows.map((_, r) => (r === rows.length - 1 ? box.bottom : tops[r + 1]!));
+    if (rows.some((_, r) => bottoms[r]! - tops[r]! > this.available)) return false;
+    rows.forEach((row, r) => {
+      out.push({ kind: 'gridRow', el: row.first, path: [...path, grid], top: tops[r]!, bottom: bottoms[r]!, heading: false, rule: false, row: r, rowCount: rows.length });
+    });
+    return true;
+  }
+
   private blockPieces(el: Element, cs: CSSStyleDeclaration, path: Element[], out: Piece[]): void {
     const first = out.length;
     const tag = el.tagName.toUpperCase();
     let split = false;
     if (tag === 'TABLE' || cs.display === 'table') {
       split = el instanceof HTMLTableElement && this.tablePieces(el, path, out);
+    } else if (cs.display === 'grid' && !isHeading(el) && !atomicTags.has(tag)) {
+      split = this.gridPieces(el, path, out);
     } else if (!isHeading(el) && !atomicTags.has(tag) && !el.classList.contains('katex-display') && containerDisplays.has(cs.display)) {
       this.collect(el, [...path, el], out);
       split = out.length > first;

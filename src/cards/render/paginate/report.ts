@@ -7,13 +7,17 @@ import { lineHeightOf } from './css.js';
 import type { Piece } from './pieces.js';
 import type { CardReport } from './types.js';
 
-/** Where piece `i` begins, in words: `p#intro line 4`, `table row 2`, `h2`; `p` for a first line. */
+/**
+ * Where piece `i` begins, in words: `p#intro line 4`, `table#t row 2`, `ul#tiles grid row 1`,
+ * `div.code-header`; a paragraph or list item from its first line is just `p#intro`.
+ */
 export function describeStart(pieces: Piece[], i: number, sectionStart: boolean): string {
   if (sectionStart) return 'start';
   const piece = pieces[i]!;
-  const name = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '');
+  const name = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : el.classList.length > 0 ? `.${el.classList[0]}` : '');
   if (piece.kind === 'line') return piece.line === 0 ? name(piece.run!.container) : `${name(piece.run!.container)} line ${piece.line}`;
   if (piece.kind === 'row') return `${name(piece.table!)} row ${piece.row}`;
+  if (piece.kind === 'gridRow') return `${name(piece.path[piece.path.length - 1]!)} grid row ${piece.row}`;
   return name(piece.el);
 }
 
