@@ -1,13 +1,14 @@
 // autoSplit and hrSplit: turns one document into cards of exactly width × height (docs/api.md#split-modes).
 // The measuring, break choosing and card building all happen inside the render page in a single
-// evaluation (paginate-in-page.ts), so a request pays for one layout of its document, not a trial
-// render per card.
+// evaluation (the modules of ./paginate/, bundled by pagination-script.ts), so a request pays for
+// one layout of its document, not a trial render per card.
 import type { Theme } from '../themes/theme-file.js';
 import { cardMarkup } from './card-markup.js';
-import { paginateInPage, type PaginationInput, type PaginationResult } from './paginate-in-page.js';
+import type { PaginationInput, PaginationResult } from './paginate/types.js';
+import { bundleGlobalName, paginationScript } from './pagination-script.js';
 import type { RenderPage } from './render-page.js';
 
-export type { PaginationResult } from './paginate-in-page.js';
+export type { PaginationInput, PaginationResult } from './paginate/types.js';
 
 /** The most cards one request may produce (docs/api.md#limits). */
 export const maxCardsPerRequest = 50;
@@ -25,7 +26,7 @@ export interface PaginationRequest {
 }
 
 export interface PaginateOptions {
-  /** Also describe each card's content and geometry (for checking the result). */
+  /** Also describe each card's content and geometry (for checking the result): runs the reporting build. */
   report?: boolean;
 }
 
@@ -47,15 +48,16 @@ export async function paginate(page: RenderPage, request: PaginationRequest, opt
     maxCards: maxCardsPerRequest,
     report: options.report ?? false,
   };
+  const expression = await paginationCall(input);
   await page.useDeviceMetrics(request.width, request.scale);
-  return page.evaluate<PaginationResult>(inPageCall(input));
+  return page.evaluate<PaginationResult>(expression);
 }
 
 /**
- * The page-side function as source text applied to its input. `__name` is defined because the
- * TypeScript loader used in development wraps named inner functions in it; compiled builds never
- * reference it.
+ * The expression a page evaluates to paginate `input`: the bundled script, then its entry applied
+ * to the input. Wrapped in a function so the bundle's global stays local to this one evaluation.
  */
-function inPageCall(input: PaginationInput): string {
-  return `(() => { const __name = (target) => target; return (${paginateInPage.toString()})(${JSON.stringify(input)}); })()`;
+export async function paginationCall(input: PaginationInput): Promise<string> {
+  const script = await paginationScript(input.report ? 'report' : 'service');
+  return `(() => {\n${script}\nreturn ${bundleGlobalName}.paginateInPage(${JSON.stringify(input)});\n})()`;
 }

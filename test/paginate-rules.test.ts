@@ -1,0 +1,192 @@
+// The break rules of autoSplit on small documents of known geometry, in one real Chromium page:
+// every line, list item, code line and table row is exactly 20 px tall and a card holds exactly
+// 200 px of content (ten lines), so where each card must begin can be worked out by hand. The page
+// runs the same bundled script as the service (its reporting build), with a plain card instead of
+// a theme, and each case checks where the cards begin.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { paginationCall, type PaginationResult } from '../src/cards/render/paginate.js';
+import { launchBrowser } from './helpers/browser.js';
+
+/** Content height of a card, in px, and the height of every line. */
+const cardContent = 200;
+const line = 20;
+
+const pageCss = `
+  body { margin: 0; }
+  .card { width: 320px; display: flex; flex-direction: column; background: #fff; }
+  .card-content { flex: 1; min-height: 0; padding: 0 10px; }
+  .card-content-inner { font: 16px/${line}px monospace; }
+  .card-content-inner * { margin: 0; padding: 0; border: 0; font: inherit; }
+  .card-content-inner blockquote { padding: 10px 0; }
+  .card-content-inner ul, .card-content-inner ol { padding-left: 24px; }
+  .card-content-inner pre { white-space: pre-wrap; }
+  .card-content-inner .code-header { display: flex; justify-content: space-between; }
+  .card-content-inner img { vertical-align: top; width: 100px; }
+  .card-content-inner table { border-collapse: collapse; }
+  .card-content-inner td, .card-content-inner th { height: ${line}px; }
+  .footer { height: 20px; }
+`;
+
+/** An empty card: exactly `cardContent` px of content when `fixed`, else growing with its content. */
+const card = (fixed: boolean) =>
+  `<div class="card" style="height:${fixed ? `${cardContent + 20}px` : 'auto'}"><div class="card-content"><div class="card-content-inner"></div></div><div class="footer"><span class="page"></span></div></div>`;
+
+/** A paragraph holding only a picture `height` px tall. */
+const picture = (id: string, height: number) =>
+  `<p id="${id}"><img style="height:${height}px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='100'/>"></p>`;
+
+/** A code block as the Markdown renderer makes it: a label with window dots and language, then the code. */
+const codeBlock = (lines: number) =>
+  `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${Array.from({ length: lines }, (_, i) => `code${i}`).join('\n')}</code></pre>`;
+
+/** A paragraph of `count` one-line lines, `id0` … `id{count-1}`. */
+const paragraph = (id: string, count: number) => `<p id="${id}">${Array.from({ length: count }, (_, i) => `${id}${i}`).join('<br>')}</p>`;
+
+describe('autoSplit break rules', () => {
+  let browser: Browser;
+  let page: Page;
+  before(async () => {
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    await page.setContent(`<style>${pageCss}</style><div id="cards"></div>`);
+  });
+  after(async () => browser.close());
+
+  async function paginate(contentHtml: string): Promise<PaginationResult> {
+    const expression = await paginationCall({
+      cardTemplate: card(true),
+      measureTemplate: card(false),
+      contentHtml,
+      splitMode: 'autoSplit',
+      clipSections: false,
+      maxCards: 50,
+      report: true,
+    });
+    return page.evaluate(expression) as Promise<PaginationResult>;
+  }
+
+  /** Where each card begins, as the report names it (`p#a line 4`, `h2#h`, `table#t row 9`). */
+  async function starts(contentHtml: string): Promise<string[]> {
+    const result = await paginate(contentHtml);
+    assert.equal(result.report!.available, cardContent, 'the fixture card holds 200 px of content');
+    return result.report!.cards.map((c) => c.startsAt);
+  }
+
+  it('fills each card with ten lines of a long paragraph', async () => {
+    assert.deepEqual(await starts(paragraph('a', 25)), ['start', 'p#a line 10', 'p#a line 20']);
+  });
+
+  it('leaves no single last line of a paragraph alone at the head of a card (widow)', async () => {
+    // Ten lines would fit, but the eleventh would then stand alone: the break moves up one line.
+    assert.deepEqual(await starts(paragraph('a', 11)), ['start', 'p#a line 9']);
+  });
+
+  it('leaves no single first line of a paragraph alone at the foot of a card (orphan)', async () => {
+    // Nine lines of a, then room for one line of b: b starts on the next card instead.
+    assert.deepEqual(await starts(paragraph('a', 9) + paragraph('b', 5)), ['start', 'p#b']);
+  });
+
+  it('never ends a card with a heading', async () => {
+    // Nine lines and the heading would fill the card exactly; the heading goes with its text.
+    assert.deepEqual(await starts(`${paragraph('a', 9)}<h2 id="h">Heading</h2>${paragraph('b', 5)}`), ['start', 'h2#h']);
+  });
+
+  it('does not leave a heading with only the first line of its paragraph', async () => {
+    assert.deepEqual(await starts(`${paragraph('a', 8)}<h2 id="h">Heading</h2>${paragraph('b', 5)}`), ['start', 'h2#h']);
+  });
+
+  it('keeps a heading with more than the first line of the code block under it', async () => {
+    const code = Array.from({ length: 5 }, (_, i) => `code${i}`).join('\n');
+    assert.deepEqual(await starts(`${paragraph('a', 8)}<h2 id="h">Heading</h2><pre id="code">${code}</pre>`), ['start', 'h2#h']);
+  });
+
+  it('breaks a list between items and goes on with its numbers', async () => {
+    const items = Array.from({ length: 14 }, (_, i) => `<li id="i${i}" data-index="${i + 1}">item ${i + 1}</li>`).join('');
+    const result = await paginate(`<ol id="list">${items}</ol>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'li#i10'],
+    );
+    const [list] = /<ol[^>]*>/.exec(result.report!.cards[1]!.html)!;
+    assert.match(list, /start="11"/);
+    assert.match(list, /class="split-continued"/);
+  });
+
+  it('breaks a code block between lines, numbering the continued part from its first line', async () => {
+    const code = Array.from({ length: 25 }, (_, i) => `code${i}`).join('\n');
+    const result = await paginate(`<pre id="code">${code}</pre>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'pre#code line 10', 'pre#code line 20'],
+    );
+    assert.match(result.report!.cards[1]!.html, /--split-first-line: 11/);
+    assert.match(result.report!.cards[2]!.html, /--split-first-line: 21/);
+  });
+
+  it('breaks code between source lines rather than inside a wrapped one', async () => {
+    // Line 9 is one source line long enough to wrap over two or more lines of the card: a break
+    // after its first part is avoided by starting the next card with the whole source line.
+    const lines = Array.from({ length: 14 }, (_, i) => (i === 9 ? 'wrapped '.repeat(10).trim() : `code${i}`));
+    const result = await paginate(`<pre id="code">${lines.join('\n')}</pre>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'pre#code line 9'],
+    );
+    assert.match(result.report!.cards[1]!.text, /^wrapped/);
+  });
+
+  it('breaks a table between rows and repeats its header row', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `<tr><td>row ${i}</td></tr>`).join('');
+    const result = await paginate(`<table id="t"><thead><tr><th>Header</th></tr></thead><tbody>${rows}</tbody></table>`);
+    // The header row takes a line on every card: nine rows fit with it.
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'table#t row 9', 'table#t row 18', 'table#t row 27'],
+    );
+    for (const c of result.report!.cards.slice(1)) assert.match(c.html, /<thead data-split-repeat="">/);
+  });
+
+  it('breaks a quote between its lines, drawing its padding again on both cards', async () => {
+    // The quote's 10 px top and bottom padding is drawn at the cut on both sides: card one holds
+    // its top padding, 7 lines of q1, 2 of q2 and its bottom padding (200 px).
+    const result = await paginate(`<blockquote id="quote">${paragraph('q1', 7)}${paragraph('q2', 7)}</blockquote>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'p#q2 line 2'],
+    );
+    assert.match(result.report!.cards[0]!.html, /<blockquote id="quote" class="split-continues">/);
+    assert.match(result.report!.cards[1]!.html, /<blockquote id="quote" class="split-continued">/);
+  });
+
+  it('leaves no code frame with only its label at the foot of a card', async () => {
+    // Eight lines, then the code block's label: a break after the label would leave an empty frame.
+    assert.deepEqual(await starts(paragraph('a', 8) + codeBlock(5)), ['start', 'div.code-header']);
+  });
+
+  it('leaves no heading over a code frame with a single line in it', async () => {
+    assert.deepEqual(await starts(`${paragraph('a', 7)}<h2 id="h">Heading</h2>${codeBlock(5)}`), ['start', 'h2#h']);
+  });
+
+  it('splits a grid between its rows rather than leaving a card more than a third empty', async () => {
+    // Four lines, then a grid of four rows of two tiles (each tile two lines): three rows still fit.
+    const tiles = Array.from({ length: 8 }, (_, i) => `<li>tile ${i}<br>more</li>`).join('');
+    const result = await paginate(`${paragraph('a', 4)}<ul id="tiles" style="display:grid;grid-template-columns:1fr 1fr">${tiles}</ul>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'ul#tiles grid row 3'],
+    );
+    assert.match(result.report!.cards[1]!.html, /<ul id="tiles"[^>]*class="split-continued"[^>]*>\s*<li>tile 6/);
+  });
+
+  it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {
+    // Seven lines, then a two-line introduction and a 100 px picture: both go on to the next card.
+    assert.deepEqual(await starts(paragraph('a', 7) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#intro']);
+  });
+
+  it('separates an image from its introduction rather than leave a card more than a third empty', async () => {
+    // Six lines (60 % of the card): moving the introduction with the picture would leave 40 % empty.
+    assert.deepEqual(await starts(paragraph('a', 6) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#pic']);
+  });
+});
