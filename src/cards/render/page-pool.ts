@@ -1,0 +1,345 @@
+// Admission and the page pool: at most `concurrency` pages, a bounded queue of requests waiting
+// for one (beyond it a 'busy' refusal at once), every wait and render bounded by the request's
+// deadline. It knows nothing of browsers: pages come from a PageFactory (the browser fleet, see
+// browser-fleet.ts, or fakes in test/page-pool.test.ts).
+//
+// Why a request can only ever get its own images: a render runs on one page from start to finish,
+// a page serves one request at a time, and a page whose render failed or was cancelled is closed,
+// never handed to anyone else.
+import type { FastifyBaseLogger } from 'fastify';
+import { CardError, isAbortError } from '../errors.js';
+import { requestLog } from '../request-log.js';
+
+/** What the pool does with a page besides rendering on it. */
+export interface PoolPage {
+  /** Empties the page after a render, so nothing of the request outlives it; rejects if it cannot. */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PageFactory<P extends PoolPage> {
+  /** Opens a page that is usable now. */
+  open(): Promise<P>;
+  /** False once the page's browser was replaced or died: such a page is closed, never handed out. */
+  usable(page: P): boolean;
+  /** Told after each successful render on `page` (the fleet counts renders towards a planned restart). */
+  rendered(page: P): void;
+}
+
+export type RenderOutcome = 'ok' | 'failed' | 'cancelled';
+
+/** What the pool reports to the metrics; see src/http/metrics.ts. */
+export interface PoolObserver {
+  queueWait(seconds: number): void;
+  render(seconds: number, outcome: RenderOutcome): void;
+  pageDiscarded(): void;
+}
+
+export interface PagePoolOptions<P extends PoolPage> {
+  factory: PageFactory<P>;
+  concurrency: number;
+  queueMax: number;
+  log: FastifyBaseLogger;
+  observer?: PoolObserver;
+}
+
+interface Waiter<P> {
+  resolve: (page: P) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How long the pool must have been without requests before it warms a spare page, and how often it looks. */
+const spareWarmUpQuietMs = 200;
+const spareWarmUpCheckMs = 50;
+
+const overloaded = () => new CardError('busy', 'All renderers are busy and the queue is full; retry shortly.', { retryAfterSeconds: 1 });
+const shuttingDown = () => new CardError('busy', 'The service is shutting down; retry on another instance.', { retryAfterSeconds: 1 });
+
+export class PagePool<P extends PoolPage> {
+  private readonly factory: PageFactory<P>;
+  private readonly idle: P[] = [];
+  private readonly waiting: Array<Waiter<P>> = [];
+  /** Pages open or being opened; never above `concurrency`. */
+  private slots = 0;
+  /** Pages being opened for waiting requests. */
+  private opening = 0;
+  private busy = 0;
+  private spareWarmUpTimer?: NodeJS.Timeout;
+  private warmingSpare = false;
+  /** Since when no request has been rendering or waiting (see warmSparePages). */
+  private quietSince = 0;
+  private draining = false;
+  private closed = false;
+
+  constructor(private readonly options: PagePoolOptions<P>) {
+    this.factory = options.factory;
+  }
+
+  /**
+   * Warms one page, so the first request is as fast as any other. The other pages are warmed later
+   * (see warmSparePages): opening them all at once would make readiness wait for the slowest, and
+   * opening them right away would slow the first requests.
+   */
+  async start(): Promise<void> {
+    this.offer(await this.openPage());
+    this.quietSince = performance.now();
+    this.spareWarmUpTimer = setInterval(() => this.warmSparePages(), spareWarmUpCheckMs);
+    this.spareWarmUpTimer.unref();
+  }
+
+  /**
+   * Opens the pages start() left closed, one at a time, once no request has been served for a
+   * moment: a warm-up never competes with a request for the CPU. Until then, requests that run
+   * side by side open the pages they need themselves (see pump).
+   */
+  private warmSparePages(): void {
+    const now = performance.now();
+    if (this.closed || this.slots >= this.options.concurrency) {
+      clearInterval(this.spareWarmUpTimer);
+      return;
+    }
+    if (this.busy > 0 || this.waiting.length > 0) this.quietSince = now;
+    if (this.warmingSpare || now - this.quietSince < spareWarmUpQuietMs) return;
+    this.warmingSpare = true;
+    this.openPage().then(
+      (page) => {
+        this.warmingSpare = false;
+        this.offer(page);
+      },
+      (error) => {
+        this.warmingSpare = false;
+        // Requests still open pages when they need them; retrying here would only repeat the error.
+        clearInterval(this.spareWarmUpTimer);
+        if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a spare render page');
+      },
+    );
+  }
+
+  /** Requests waiting for a page. */
+  get queueLength(): number {
+    return this.waiting.length;
+  }
+
+  /** Renders running now. */
+  get activeRenders(): number {
+    return this.busy;
+  }
+
+  /** True when a new request would be refused as busy because every page is busy and the queue is full. */
+  get queueFull(): boolean {
+    return this.idle.length === 0 && this.slots >= this.options.concurrency && this.waiting.length >= this.options.queueMax;
+  }
+
+  get isDraining(): boolean {
+    return this.draining || this.closed;
+  }
+
+  /** Pages open or opening. */
+  get openPages(): number {
+    return this.slots;
+  }
+
+  /**
+   * Runs `work` on a page of its own. Waits for a free page within the deadline of `signal`;
+   * refuses with 'busy' at once when the queue is full. When the deadline passes, the page is
+   * closed, which stops the work on it. A failure that is not the request's own fault (a crash) is
+   * retried once on a fresh page.
+   */
+  async run<T>(signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
+    if (this.draining || this.closed) throw shuttingDown();
+    const queuedAt = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      let page: P | undefined;
+      try {
+        page = await this.acquire(signal, attempt > 1);
+        if (attempt === 1) this.options.observer?.queueWait((performance.now() - queuedAt) / 1000);
+        const result = await this.renderOn(page, signal, work);
+        this.recycle(page, true);
+        return result;
+      } catch (error) {
+        if (page) {
+          // A controlled refusal (e.g. content too tall) leaves the page clean; anything else may not.
+          if (error instanceof CardError) this.recycle(page, false);
+          else this.discard(page);
+        }
+        if (isAbortError(error) || error instanceof CardError) throw error;
+        if (attempt >= 2 || this.closed) {
+          throw new CardError('render_failed', 'The renderer failed on this request twice; retry it.', { cause: error });
+        }
+        requestLog(this.options.log).warn({ err: error }, 'render failed; retrying once on a fresh page');
+      }
+    }
+  }
+
+  private async renderOn<T>(page: P, signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
+    this.busy += 1;
+    const started = performance.now();
+    let outcome: RenderOutcome = 'failed';
+    try {
+      const result = await abortable(work(page), signal);
+      outcome = 'ok';
+      return result;
+    } catch (error) {
+      if (isAbortError(error)) outcome = 'cancelled';
+      throw error;
+    } finally {
+      this.busy -= 1;
+      this.quietSince = performance.now();
+      this.options.observer?.render((performance.now() - started) / 1000, outcome);
+    }
+  }
+
+  private acquire(signal: AbortSignal, isRetry: boolean): Promise<P> {
+    signal.throwIfAborted();
+    if (this.closed) return Promise.reject(shuttingDown());
+    const ready = this.takeIdle();
+    if (ready) return Promise.resolve(ready);
+    // A retry was admitted already; it is not refused for a queue that filled up meanwhile.
+    if (!isRetry && this.slots >= this.options.concurrency && this.waiting.length >= this.options.queueMax) {
+      return Promise.reject(overloaded());
+    }
+    const granted = new Promise<P>((resolve, reject) => {
+      const waiter: Waiter<P> = {
+        resolve: (page) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(page);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      };
+      const onAbort = () => {
+        const index = this.waiting.indexOf(waiter);
+        if (index >= 0) this.waiting.splice(index, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(waiter);
+    });
+    this.pump();
+    return granted;
+  }
+
+  /** An idle page that is still usable; idle pages that are not are closed. */
+  private takeIdle(): P | undefined {
+    for (let page = this.idle.pop(); page; page = this.idle.pop()) {
+      if (this.factory.usable(page)) return page;
+      this.closePage(page);
+    }
+    return undefined;
+  }
+
+  /**
+   * Closes the idle pages that are no longer usable and opens pages for waiting requests; called
+   * when the pages' browser was replaced or died.
+   */
+  refresh(): void {
+    const stale = this.idle.filter((page) => !this.factory.usable(page));
+    for (const page of stale) {
+      this.idle.splice(this.idle.indexOf(page), 1);
+      this.closePage(page);
+    }
+    this.pump();
+  }
+
+  /** Opens pages for waiting requests while there are free slots. */
+  private pump(): void {
+    while (!this.closed && this.waiting.length > this.opening && this.slots < this.options.concurrency) {
+      this.opening += 1;
+      this.openPage().then(
+        (page) => {
+          this.opening -= 1;
+          this.offer(page);
+        },
+        (error) => {
+          this.opening -= 1;
+          // While closing, pages being opened fail because their browser is gone; that is expected.
+          if (this.closed) return;
+          this.options.log.error({ err: error }, 'could not open a render page');
+          // The waiter's own retry (see run) tries again, on a new browser if this one is gone.
+          if (this.waiting.length > this.opening) this.waiting.shift()?.reject(error);
+        },
+      );
+    }
+  }
+
+  /** Gives a page to the first waiting request, or keeps it idle. */
+  private offer(page: P): void {
+    if (this.closed || !this.factory.usable(page)) {
+      this.closePage(page);
+      this.pump();
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) next.resolve(page);
+    else this.idle.push(page);
+  }
+
+  /** After a render: clear the page and put it back (or close it if that fails). */
+  private recycle(page: P, rendered: boolean): void {
+    if (rendered) this.factory.rendered(page);
+    page.clear().then(
+      () => this.offer(page),
+      () => this.discard(page),
+    );
+  }
+
+  /** Closes a page that failed or was cancelled, and opens a replacement if anyone waits. */
+  private discard(page: P): void {
+    this.options.observer?.pageDiscarded();
+    this.closePage(page);
+    this.pump();
+  }
+
+  private closePage(page: P): Promise<void> {
+    this.slots -= 1;
+    // A page that cannot be closed politely goes with its browser; nothing is left to do here.
+    return page.close().catch(() => {});
+  }
+
+  private async openPage(): Promise<P> {
+    this.slots += 1;
+    try {
+      return await this.factory.open();
+    } catch (error) {
+      this.slots -= 1;
+      throw error;
+    }
+  }
+
+  /** Refuses new work as busy from now on; work already admitted continues. */
+  beginDrain(): void {
+    this.draining = true;
+  }
+
+  /** Stops handing out pages, fails waiting requests as busy and closes the idle pages. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.spareWarmUpTimer);
+    for (const waiter of this.waiting.splice(0)) waiter.reject(shuttingDown());
+    await Promise.all(this.idle.splice(0).map((page) => this.closePage(page)));
+  }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,457 @@
+// The page pool on fake pages: admission, queue bound, deadlines, retries, discarding, drain and
+// close, and generations of pages, with no browser, in milliseconds.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { pino } from 'pino';
+import { CardError } from '../src/cards/errors.js';
+import { PagePool, type PageFactory, type PoolObserver, type RenderOutcome } from '../src/cards/render/page-pool.js';
+
+class FakePage {
+  closed = false;
+  clears = 0;
+  failClear = false;
+  constructor(
+    readonly id: number,
+    readonly generation: number,
+  ) {}
+  async clear(): Promise<void> {
+    this.clears += 1;
+    if (this.failClear) throw new Error('the page did not clear');
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+/** Pages of numbered generations; a page of an older generation, or of a dead one, is unusable. */
+class FakeFactory implements PageFactory<FakePage> {
+  generation = 1;
+  dead = false;
+  readonly pages: FakePage[] = [];
+  renders = 0;
+  /** Errors the next opens fail with, in order. */
+  readonly openFailures: Error[] = [];
+  /** When set, opens wait for it (to hold pages in "opening"). */
+  gate?: Promise<void>;
+
+  async open(): Promise<FakePage> {
+    const generation = this.generation;
+    await this.gate;
+    const failure = this.openFailures.shift();
+    if (failure) throw failure;
+    const page = new FakePage(this.pages.length + 1, generation);
+    this.pages.push(page);
+    return page;
+  }
+  usable(page: FakePage): boolean {
+    return page.generation === this.generation && !this.dead;
+  }
+  rendered(): void {
+    this.renders += 1;
+  }
+  get openCount(): number {
+    return this.pages.filter((page) => !page.closed).length;
+  }
+}
+
+class Recorder implements PoolObserver {
+  waits = 0;
+  readonly renders: RenderOutcome[] = [];
+  discarded = 0;
+  queueWait(): void {
+    this.waits += 1;
+  }
+  render(_seconds: number, outcome: RenderOutcome): void {
+    this.renders.push(outcome);
+  }
+  pageDiscarded(): void {
+    this.discarded += 1;
+  }
+}
+
+const silent = pino({ level: 'silent' });
+
+function makePool(options: { concurrency?: number; queueMax?: number } = {}) {
+  const factory = new FakeFactory();
+  const observer = new Recorder();
+  const pool = new PagePool({ factory, concurrency: options.concurrency ?? 1, queueMax: options.queueMax ?? 10, log: silent, observer });
+  return { pool, factory, observer };
+}
+
+function deferred<T = void>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A signal that never aborts (each request gets its own, as in the service). */
+const never = () => new AbortController().signal;
+
+/** A deadline owned by the request: a plain timer, strongly held until it fires. */
+function deadline(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  return controller.signal;
+}
+
+/** Resolves once `work` has started on a page, with that page. */
+function started() {
+  const page = deferred<FakePage>();
+  const finish = deferred<string>();
+  const work = (p: FakePage) => {
+    page.resolve(p);
+    return finish.promise;
+  };
+  return { page: page.promise, finish, work };
+}
+
+describe('page pool: admission', () => {
+  it('never runs more renders or opens more pages than its concurrency', async () => {
+    const { pool, factory } = makePool({ concurrency: 3, queueMax: 20 });
+    let running = 0;
+    let most = 0;
+    let mostOpen = 0;
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        pool.run(never(), async (page) => {
+          running += 1;
+          most = Math.max(most, running);
+          mostOpen = Math.max(mostOpen, factory.openCount);
+          assert.ok(pool.activeRenders <= 3);
+          await tick(1 + (i % 3));
+          running -= 1;
+          return `${i}@${page.id}`;
+        }),
+      ),
+    );
+    assert.equal(results.length, 12);
+    assert.equal(most, 3);
+    assert.ok(mostOpen <= 3, `at most 3 pages open, saw ${mostOpen}`);
+    assert.equal(factory.pages.length, 3, 'pages are reused, not reopened');
+    assert.equal(factory.renders, 12);
+    assert.equal(pool.queueLength, 0);
+    assert.equal(pool.activeRenders, 0);
+  });
+
+  it('answers busy at once when every page is busy and the queue is full', async () => {
+    const { pool } = makePool({ concurrency: 1, queueMax: 1 });
+    const first = started();
+    const running = pool.run(never(), first.work);
+    await first.page;
+    const queued = pool.run(never(), async () => 'queued');
+    assert.equal(pool.queueLength, 1);
+    assert.equal(pool.queueFull, true);
+    const before = performance.now();
+    await assert.rejects(pool.run(never(), async () => 'refused'), (error: unknown) => {
+      assert.ok(error instanceof CardError);
+      assert.equal(error.kind, 'busy');
+      assert.equal(error.retryAfterSeconds, 1);
+      assert.match(error.message, /queue is full/);
+      return true;
+    });
+    assert.ok(performance.now() - before < 20, 'refused without waiting');
+    first.finish.resolve('first');
+    assert.equal(await running, 'first');
+    assert.equal(await queued, 'queued');
+    assert.equal(pool.queueFull, false);
+  });
+
+  it('with a queue of zero, refuses as soon as every page is busy', async () => {
+    const { pool } = makePool({ concurrency: 1, queueMax: 0 });
+    const first = started();
+    const running = pool.run(never(), first.work);
+    await first.page;
+    await assert.rejects(pool.run(never(), async () => 'refused'), { name: 'CardError', kind: 'busy' });
+    first.finish.resolve('ok');
+    await running;
+  });
+});
+
+describe('page pool: deadlines', () => {
+  it('gives up waiting when the deadline passes in the queue, and leaves the queue', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    const first = started();
+    const running = pool.run(never(), first.work);
+    const page = await first.page;
+    const before = performance.now();
+    await assert.rejects(pool.run(deadline(20), async () => 'late'), { name: 'TimeoutError' });
+    assert.ok(performance.now() - before < 500);
+    assert.equal(pool.queueLength, 0);
+    first.finish.resolve('first');
+    await running;
+    // The page that was busy is fine and serves the next request.
+    await tick();
+    assert.equal(await pool.run(never(), async (p) => p), page);
+    assert.equal(observer.discarded, 0);
+  });
+
+  it('cancels a render at its deadline and discards its page, never reusing it', async () => {
+    const { pool, factory, observer } = makePool({ concurrency: 1 });
+    let cancelled: FakePage | undefined;
+    await assert.rejects(
+      pool.run(deadline(20), (page) => {
+        cancelled = page;
+        return new Promise(() => {});
+      }),
+      { name: 'TimeoutError' },
+    );
+    assert.ok(cancelled?.closed, 'the page of the cancelled render is closed');
+    assert.equal(observer.discarded, 1);
+    assert.deepEqual(observer.renders, ['cancelled']);
+    assert.equal(pool.activeRenders, 0);
+    const next = await pool.run(never(), async (page) => page);
+    assert.notEqual(next, cancelled);
+    assert.equal(factory.pages.length, 2);
+  });
+
+  it('refuses at once a request whose deadline has already passed', async () => {
+    const { pool, factory } = makePool();
+    const controller = new AbortController();
+    controller.abort(new DOMException('gone', 'AbortError'));
+    await assert.rejects(pool.run(controller.signal, async () => 'never'), { name: 'AbortError' });
+    assert.equal(factory.pages.length, 0);
+  });
+});
+
+describe('page pool: failures', () => {
+  it('retries a failed render once on a fresh page, then answers render_failed', async () => {
+    const { pool, factory, observer } = makePool({ concurrency: 1 });
+    const pagesTried: FakePage[] = [];
+    await assert.rejects(
+      pool.run(never(), async (page) => {
+        pagesTried.push(page);
+        throw new Error('Target crashed');
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof CardError);
+        assert.equal(error.kind, 'render_failed');
+        assert.match(String((error.cause as Error).message), /Target crashed/);
+        return true;
+      },
+    );
+    assert.equal(pagesTried.length, 2);
+    assert.notEqual(pagesTried[0], pagesTried[1]);
+    assert.ok(pagesTried.every((page) => page.closed), 'both failed pages are closed');
+    assert.equal(observer.discarded, 2);
+    assert.deepEqual(observer.renders, ['failed', 'failed']);
+    assert.equal(factory.renders, 0);
+  });
+
+  it('succeeds on the retry when only the first attempt failed', async () => {
+    const { pool } = makePool({ concurrency: 1 });
+    let attempts = 0;
+    const result = await pool.run(never(), async (page) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('Target closed');
+      return page.id;
+    });
+    assert.equal(result, 2);
+  });
+
+  it('does not retry a CardError from the work, and keeps the page', async () => {
+    const { pool, factory, observer } = makePool({ concurrency: 1 });
+    let calls = 0;
+    let used: FakePage | undefined;
+    const refusal = new CardError('content_too_large', 'too tall');
+    await assert.rejects(
+      pool.run(never(), async (page) => {
+        calls += 1;
+        used = page;
+        throw refusal;
+      }),
+      (error) => error === refusal,
+    );
+    assert.equal(calls, 1);
+    assert.equal(used?.closed, false);
+    assert.equal(observer.discarded, 0);
+    assert.equal(factory.renders, 0, 'a refusal is not counted as a render');
+    await tick();
+    assert.equal(used?.clears, 1, 'the page is cleared before it is reused');
+    assert.equal(await pool.run(never(), async (page) => page), used);
+  });
+
+  it('discards a page that cannot be cleared after its render', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    const first = await pool.run(never(), async (page) => {
+      page.failClear = true;
+      return page;
+    });
+    await tick();
+    assert.ok(first.closed);
+    assert.equal(observer.discarded, 1);
+    assert.notEqual(await pool.run(never(), async (page) => page), first);
+  });
+
+  it('retries a request whose page could not be opened', async () => {
+    const { pool, factory } = makePool({ concurrency: 1 });
+    factory.openFailures.push(new Error('browser is gone'));
+    assert.equal(await pool.run(never(), async (page) => page.id), 1);
+    assert.equal(pool.openPages, 1);
+  });
+});
+
+describe('page pool: drain and close', () => {
+  it('refuses new work while draining and finishes the work already admitted', async () => {
+    const { pool } = makePool({ concurrency: 1 });
+    const first = started();
+    const running = pool.run(never(), first.work);
+    await first.page;
+    const queued = pool.run(never(), async () => 'queued');
+    pool.beginDrain();
+    assert.equal(pool.isDraining, true);
+    await assert.rejects(pool.run(never(), async () => 'new'), (error: unknown) => {
+      assert.ok(error instanceof CardError);
+      assert.equal(error.kind, 'busy');
+      assert.match(error.message, /shutting down/);
+      return true;
+    });
+    first.finish.resolve('first');
+    assert.equal(await running, 'first');
+    assert.equal(await queued, 'queued');
+  });
+
+  it('close fails the waiting requests as busy and closes idle pages', async () => {
+    const { pool, factory } = makePool({ concurrency: 2 });
+    const idlePage = await pool.run(never(), async (page) => page);
+    await tick();
+    const first = started();
+    const second = started();
+    const running = [pool.run(never(), first.work), pool.run(never(), second.work)];
+    await Promise.all([first.page, second.page]);
+    const waiting = pool.run(never(), async () => 'never');
+    assert.equal(pool.queueLength, 1);
+    await pool.close();
+    await assert.rejects(waiting, { name: 'CardError', kind: 'busy' });
+    assert.equal(pool.queueLength, 0);
+    assert.equal(pool.isDraining, true);
+    await assert.rejects(pool.run(never(), async () => 'after close'), { name: 'CardError', kind: 'busy' });
+    first.finish.resolve('a');
+    second.finish.resolve('b');
+    assert.deepEqual(await Promise.all(running), ['a', 'b']);
+    await tick();
+    assert.ok(
+      factory.pages.every((page) => page.closed),
+      'pages that finish after close are closed too',
+    );
+    assert.ok(idlePage.closed);
+  });
+});
+
+describe('page pool: generations', () => {
+  it('never hands out an idle page of a replaced generation', async () => {
+    const { pool, factory } = makePool({ concurrency: 2 });
+    const old = await pool.run(never(), async (page) => page);
+    await tick();
+    factory.generation = 2;
+    const fresh = await pool.run(never(), async (page) => page);
+    assert.notEqual(fresh, old);
+    assert.equal(fresh.generation, 2);
+    assert.ok(old.closed);
+  });
+
+  it('closes the idle pages of a replaced generation on refresh, and a busy one after its render', async () => {
+    const { pool, factory } = makePool({ concurrency: 2 });
+    const idle = await pool.run(never(), async (page) => page);
+    await tick();
+    const busy = started();
+    // The idle page is taken first; a second request opens a second page.
+    const holding = pool.run(never(), async () => {
+      await tick(30);
+    });
+    const running = pool.run(never(), busy.work);
+    const busyPage = await busy.page;
+    await holding;
+    await tick();
+    factory.generation = 2;
+    pool.refresh();
+    assert.ok(idle.closed, 'an idle page of the old generation is closed at once');
+    assert.equal(busyPage.closed, false, 'a busy page finishes its render');
+    busy.finish.resolve('done');
+    assert.equal(await running, 'done');
+    await tick();
+    assert.ok(busyPage.closed, 'and is closed after it');
+    const next = await pool.run(never(), async (page) => page);
+    assert.equal(next.generation, 2);
+  });
+
+  it('closes a page that was opened for a generation that was replaced meanwhile', async () => {
+    const { pool, factory } = makePool({ concurrency: 1 });
+    const gate = deferred();
+    factory.gate = gate.promise;
+    const result = pool.run(never(), async (page) => page);
+    await tick();
+    factory.generation = 2; // the page being opened belongs to generation 1
+    factory.gate = undefined;
+    gate.resolve();
+    const page = await result;
+    assert.equal(page.generation, 2);
+    assert.ok(factory.pages[0]!.closed);
+    assert.equal(factory.pages[0]!.generation, 1);
+    assert.equal(pool.openPages, 1);
+  });
+
+  it('never hands out a page of a dead generation, and serves again once a new one is up', async () => {
+    const { pool, factory } = makePool({ concurrency: 1 });
+    const old = await pool.run(never(), async (page) => page);
+    await tick();
+    factory.dead = true;
+    const gate = deferred();
+    factory.gate = gate.promise;
+    const waiting = pool.run(never(), async (page) => page);
+    await tick();
+    assert.ok(old.closed);
+    factory.dead = false;
+    factory.generation = 2;
+    factory.gate = undefined;
+    gate.resolve();
+    pool.refresh();
+    const page = await waiting;
+    assert.equal(page.generation, 2);
+  });
+});
+
+describe('page pool: warm-up', () => {
+  it('start() opens one page, and the spare pages once no request has come for a moment', async () => {
+    const { pool, factory } = makePool({ concurrency: 3 });
+    await pool.start();
+    assert.equal(pool.openPages, 1);
+    const deadlineAt = performance.now() + 2_000;
+    while (pool.openPages < 3 && performance.now() < deadlineAt) await tick(20);
+    assert.equal(pool.openPages, 3);
+    assert.equal(factory.pages.length, 3);
+    await pool.close();
+    assert.ok(factory.pages.every((page) => page.closed));
+  });
+});
+
+describe('page pool: deadlines after a garbage collection', () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+
+  it('fires a request-owned deadline while queued and while rendering, after gc()', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    const queuedWork = async () => 'never';
+    const rendering = pool.run(deadline(60), () => new Promise<string>(() => {}));
+    const queued = pool.run(deadline(40), queuedWork);
+    const outcomes = Promise.allSettled([rendering, queued]);
+    for (let i = 0; i < 3; i++) {
+      gc();
+      await tick(5);
+    }
+    const [render, wait] = await outcomes;
+    assert.equal(render.status, 'rejected');
+    assert.equal((render as PromiseRejectedResult).reason.name, 'TimeoutError');
+    assert.equal(wait.status, 'rejected');
+    assert.equal((wait as PromiseRejectedResult).reason.name, 'TimeoutError');
+    assert.equal(observer.discarded, 1);
+    assert.equal(pool.queueLength, 0);
+    assert.equal(pool.activeRenders, 0);
+  });
+});
