@@ -6,7 +6,7 @@
 // Why a request can only ever get its own images: a render runs on one page from start to finish,
 // a page serves one request at a time, and a page whose render failed or was cancelled is closed,
 // never handed to anyone else.
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { CardError, isAbortError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 
@@ -39,7 +39,7 @@ export interface PagePoolOptions<P extends PoolPage> {
   factory: PageFactory<P>;
   concurrency: number;
   queueMax: number;
-  log: FastifyBaseLogger;
+  log: Logger;
   observer?: PoolObserver;
 }
 

@@ -1,5 +1,6 @@
-// Owns the Chromium processes: launches them, knows each one's process id, notices when one dies
-// or stops answering, and makes sure that a browser that is closed or dead leaves no process behind.
+// One Chromium process: launches it, knows its process id, probes whether it still answers, and
+// makes sure that when it is closed or dies it leaves no process behind. Which browser serves and
+// when one is replaced is decided by the fleet (browser-fleet.ts).
 //
 // Playwright starts Chromium as the leader of its own process group, and every Chromium helper
 // (zygotes, GPU, network service, renderers) stays in that group. Killing the group is therefore
@@ -42,12 +43,48 @@ export class BrowserInstance {
   dead = false;
   private probeSession?: Promise<CDPSession>;
 
-  constructor(
+  private constructor(
     readonly browser: Browser,
     /** Process id of the browser, which is also its process group id; undefined off Linux. */
     readonly pid: number | undefined,
     readonly generation: number,
   ) {}
+
+  /**
+   * Starts a new browser. Once its connection is gone (crash, kill or close) it is marked dead and
+   * its process group is killed, since helpers of a crashed browser can linger.
+   */
+  static async launch(chromiumPath: string | undefined, generation: number, log: Logger): Promise<BrowserInstance> {
+    const executable = await findChromium(chromiumPath);
+    const started = performance.now();
+    // A marker no other process carries, to find this browser's process id in /proc.
+    const marker = `--cardwright-browser=${randomUUID()}`;
+    const browser = await chromium.launch({
+      executablePath: executable.path,
+      args: [...chromiumArgs, marker],
+      chromiumSandbox: false,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    const instance = new BrowserInstance(browser, findProcessWithArgument(marker), generation);
+    browser.on('disconnected', () => {
+      instance.dead = true;
+      instance.kill();
+    });
+    log.info(
+      {
+        chromium: executable.path,
+        source: executable.source,
+        version: browser.version(),
+        browserPid: instance.pid,
+        generation,
+        ms: Math.round(performance.now() - started),
+      },
+      'browser launched',
+    );
+    return instance;
+  }
 
   /** Resolves when the browser answers a DevTools command within the probe timeout. */
   async probe(): Promise<void> {
@@ -88,88 +125,6 @@ export class BrowserInstance {
       }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  }
-}
-
-export interface SupervisorEvents {
-  /** The browser went away without being asked to (crash, OOM kill, failed probe). */
-  onCrash(instance: BrowserInstance): void;
-}
-
-export class BrowserSupervisor {
-  private launchCount = 0;
-  /** Every browser not yet closed, so shutdown can close them all. */
-  private readonly live = new Set<BrowserInstance>();
-  private readonly closing = new WeakSet<BrowserInstance>();
-  private closed = false;
-
-  constructor(
-    private readonly chromiumPath: string | undefined,
-    private readonly log: Logger,
-    private readonly events: SupervisorEvents,
-  ) {}
-
-  /** Starts a new browser. Callers serialize launches; see Renderer. */
-  async launch(): Promise<BrowserInstance> {
-    if (this.closed) throw new Error('the renderer is shut down');
-    const executable = await findChromium(this.chromiumPath);
-    const started = performance.now();
-    // A marker no other process carries, to find this browser's process id in /proc.
-    const marker = `--cardwright-browser=${randomUUID()}`;
-    const browser = await chromium.launch({
-      executablePath: executable.path,
-      args: [...chromiumArgs, marker],
-      chromiumSandbox: false,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
-    const instance = new BrowserInstance(browser, findProcessWithArgument(marker), ++this.launchCount);
-    this.live.add(instance);
-    browser.on('disconnected', () => {
-      instance.dead = true;
-      this.live.delete(instance);
-      // Helpers of a crashed browser can linger; the group kill removes them.
-      instance.kill();
-      if (!this.closing.has(instance) && !this.closed) {
-        this.log.warn({ browserPid: instance.pid, generation: instance.generation }, 'browser died; starting a new one');
-        this.events.onCrash(instance);
-      }
-    });
-    this.log.info(
-      {
-        chromium: executable.path,
-        source: executable.source,
-        version: browser.version(),
-        browserPid: instance.pid,
-        generation: instance.generation,
-        ms: Math.round(performance.now() - started),
-      },
-      'browser launched',
-    );
-    if (this.closed) {
-      await this.retire(instance);
-      throw new Error('the renderer is shut down');
-    }
-    return instance;
-  }
-
-  /** Closes a browser on purpose (planned restart or shutdown). */
-  async retire(instance: BrowserInstance): Promise<void> {
-    this.closing.add(instance);
-    this.live.delete(instance);
-    await instance.close();
-  }
-
-  /** Treats a browser that failed its probe as dead: kill it, and the disconnect does the rest. */
-  kill(instance: BrowserInstance): void {
-    instance.kill();
-  }
-
-  /** Closes every browser still running. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.all([...this.live].map((instance) => this.retire(instance)));
   }
 }
 

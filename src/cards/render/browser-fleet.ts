@@ -1,0 +1,206 @@
+// The browsers behind the render pages: which one serves, when it is replaced, and that every
+// one that is replaced or dies leaves no process behind. It opens the pages the pool hands out
+// (see page-pool.ts) and tells the pool when pages stopped being usable.
+//
+// Browser life cycle:
+// - planned restart after `restartAfter` renders: the new browser is launched while the old one
+//   keeps serving; then new pages open on the new browser and the old one is closed once its last
+//   busy page is done, so no request waits for a launch or fails because of it;
+// - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
+//   a new browser is launched at once, and the pool retries the renders that were hit once on it.
+import type { Logger } from '../logger.js';
+import { BrowserInstance } from './browser-instance.js';
+import type { PageFactory, PoolPage } from './page-pool.js';
+import { RenderPage } from './render-page.js';
+
+export type RestartReason = 'planned' | 'crash' | 'unresponsive';
+
+/** A render page and the browser it lives on. */
+export interface FleetPage extends PoolPage {
+  readonly page: RenderPage;
+  readonly browser: BrowserInstance;
+}
+
+export interface BrowserFleetOptions {
+  shellHtml: string;
+  chromiumPath?: string;
+  /** Renders after which the browser is replaced; 0 never. */
+  restartAfter?: number;
+  /** How often the browser is asked whether it still answers; 0 never. */
+  probeIntervalMs?: number;
+  log: Logger;
+  /** A browser was replaced (counted by the metrics). */
+  onRestart?(reason: RestartReason): void;
+  /**
+   * The serving browser changed or a browser died: idle pages of other browsers are no longer
+   * usable, and requests waiting for a page can have one again (see PagePool.refresh).
+   */
+  onPagesChanged(): void;
+}
+
+export class BrowserFleet implements PageFactory<FleetPage> {
+  private current?: BrowserInstance;
+  private launching?: Promise<BrowserInstance>;
+  private launchCount = 0;
+  /** Every browser not yet closed, so close() can close them all. */
+  private readonly live = new Set<BrowserInstance>();
+  /** Browsers closed on purpose: their disconnect is not a crash. */
+  private readonly closing = new WeakSet<BrowserInstance>();
+  /** Open pages per browser, so a retired browser is closed when its last page is. */
+  private readonly pagesOn = new Map<BrowserInstance, number>();
+  /** Replaced browsers that still have busy pages. */
+  private readonly retiring = new Set<BrowserInstance>();
+  private readonly restartReasons = new WeakMap<BrowserInstance, RestartReason>();
+  private probeTimer?: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(private readonly options: BrowserFleetOptions) {}
+
+  /** Starts the health probes; the first browser is launched by the first page opened. */
+  start(): void {
+    const interval = this.options.probeIntervalMs ?? 0;
+    if (interval > 0) {
+      this.probeTimer = setInterval(() => this.probe(), interval);
+      this.probeTimer.unref();
+    }
+  }
+
+  /** Whether a live browser is serving pages (false between a crash and the relaunch). */
+  get browserUp(): boolean {
+    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected();
+  }
+
+  /** Process id of the serving browser (its process group id), for operators and tests. */
+  get browserPid(): number | undefined {
+    return this.current?.pid;
+  }
+
+  async open(): Promise<FleetPage> {
+    const browser = await this.serving();
+    const page = await RenderPage.open(browser.browser, this.options.shellHtml);
+    this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);
+    return {
+      page,
+      browser,
+      clear: () => page.clear(),
+      close: () => this.closePage(page, browser),
+    };
+  }
+
+  usable(page: FleetPage): boolean {
+    return page.browser === this.current && !page.browser.dead;
+  }
+
+  /** Counts the render, and starts the planned replacement once the serving browser has done its share. */
+  rendered({ browser }: FleetPage): void {
+    browser.renders += 1;
+    const limit = this.options.restartAfter ?? 0;
+    if (limit > 0 && browser === this.current && browser.renders >= limit && !this.launching) {
+      this.restartReasons.set(browser, 'planned');
+      this.options.log.info({ renders: browser.renders, generation: browser.generation }, 'replacing the browser after its planned number of renders');
+      this.serving(true).catch((error) => this.options.log.error({ err: error }, 'planned browser restart failed; the current browser keeps serving'));
+    }
+  }
+
+  private async closePage(page: RenderPage, browser: BrowserInstance): Promise<void> {
+    const left = (this.pagesOn.get(browser) ?? 1) - 1;
+    this.pagesOn.set(browser, left);
+    if (left === 0 && browser.dead) this.pagesOn.delete(browser);
+    await page.close();
+    if (left === 0) this.closeIfRetired(browser);
+  }
+
+  private closeIfRetired(instance: BrowserInstance): void {
+    if (!this.retiring.has(instance) || (this.pagesOn.get(instance) ?? 0) > 0) return;
+    this.retiring.delete(instance);
+    this.pagesOn.delete(instance);
+    void this.closeBrowser(instance).then(() => this.options.log.info({ generation: instance.generation }, 'old browser closed after its last render'));
+  }
+
+  /**
+   * The serving browser; with `replace`, launches a new one (one launch at a time) that takes
+   * over from the current one, which is then retired when its busy pages are done.
+   */
+  private serving(replace = false): Promise<BrowserInstance> {
+    if (!replace && this.current && !this.current.dead) return Promise.resolve(this.current);
+    this.launching ??= this.launch()
+      .then((fresh) => {
+        const previous = this.current;
+        this.current = fresh;
+        if (previous) {
+          if (!previous.dead) this.retire(previous);
+          this.options.onRestart?.(this.restartReasons.get(previous) ?? 'crash');
+        }
+        return fresh;
+      })
+      .finally(() => {
+        this.launching = undefined;
+      });
+    return this.launching;
+  }
+
+  private async launch(): Promise<BrowserInstance> {
+    if (this.closed) throw new Error('the renderer is shut down');
+    const instance = await BrowserInstance.launch(this.options.chromiumPath, ++this.launchCount, this.options.log);
+    this.live.add(instance);
+    instance.browser.on('disconnected', () => {
+      this.live.delete(instance);
+      if (!this.closing.has(instance) && !this.closed) {
+        this.options.log.warn({ browserPid: instance.pid, generation: instance.generation }, 'browser died; starting a new one');
+        this.onCrash(instance);
+      }
+    });
+    if (this.closed) {
+      await this.closeBrowser(instance);
+      throw new Error('the renderer is shut down');
+    }
+    return instance;
+  }
+
+  /** Idle pages of the old browser go now (see PagePool.refresh); busy ones when their render is done. */
+  private retire(instance: BrowserInstance): void {
+    this.retiring.add(instance);
+    this.options.onPagesChanged();
+    if ((this.pagesOn.get(instance) ?? 0) === 0) this.closeIfRetired(instance);
+  }
+
+  private onCrash(instance: BrowserInstance): void {
+    if (this.restartReasons.get(instance) !== 'unresponsive') this.restartReasons.set(instance, 'crash');
+    this.retiring.delete(instance);
+    if (instance === this.current) {
+      // Relaunch now, not at the next request, so /ready recovers and waiting requests proceed.
+      this.serving(true).then(
+        () => this.options.onPagesChanged(),
+        (error) => this.options.log.error({ err: error }, 'could not start a new browser after a crash'),
+      );
+    }
+    this.options.onPagesChanged();
+  }
+
+  /** Kills a browser that no longer answers; the disconnect then replaces it like a crash. */
+  private probe(): void {
+    const instance = this.current;
+    if (!instance || instance.dead || this.launching) return;
+    instance.probe().catch((error) => {
+      if (instance !== this.current || instance.dead) return;
+      this.options.log.error({ err: error, browserPid: instance.pid }, 'browser failed its health probe; killing it');
+      this.restartReasons.set(instance, 'unresponsive');
+      instance.kill();
+    });
+  }
+
+  /** Closes a browser on purpose (planned restart or shutdown). */
+  private async closeBrowser(instance: BrowserInstance): Promise<void> {
+    this.closing.add(instance);
+    this.live.delete(instance);
+    await instance.close();
+  }
+
+  /** Stops replacing browsers and closes every one still running. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.probeTimer);
+    await this.launching?.catch(() => undefined);
+    await Promise.all([...this.live].map((instance) => this.closeBrowser(instance)));
+  }
+}
