@@ -73,10 +73,17 @@ class Recorder implements PoolObserver {
 
 const silent = pino({ level: 'silent' });
 
-function makePool(options: { concurrency?: number; queueMax?: number } = {}) {
+function makePool(options: { concurrency?: number; queueMax?: number; requestTimeoutMs?: number } = {}) {
   const factory = new FakeFactory();
   const observer = new Recorder();
-  const pool = new PagePool({ factory, concurrency: options.concurrency ?? 1, queueMax: options.queueMax ?? 10, log: silent, observer });
+  const pool = new PagePool({
+    factory,
+    concurrency: options.concurrency ?? 1,
+    queueMax: options.queueMax ?? 10,
+    requestTimeoutMs: options.requestTimeoutMs,
+    log: silent,
+    observer,
+  });
   return { pool, factory, observer };
 }
 
@@ -453,5 +460,58 @@ describe('page pool: deadlines after a garbage collection', () => {
     assert.equal(observer.discarded, 1);
     assert.equal(pool.queueLength, 0);
     assert.equal(pool.activeRenders, 0);
+  });
+});
+
+describe('page pool: its own deadline timer', () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+  it('ends a request at requestTimeoutMs, queued or rendering, even when its own signal never fires', async () => {
+    const { pool, factory, observer } = makePool({ concurrency: 1, requestTimeoutMs: 40 });
+    const rendering = pool.run(never(), () => new Promise<string>(() => {}));
+    const queued = pool.run(never(), async () => 'never');
+    await tick();
+    // The page that replaces the discarded one never opens, so the second request stays queued.
+    factory.gate = new Promise(() => {});
+    const [render, wait] = await Promise.allSettled([rendering, queued]);
+    assert.equal((render as PromiseRejectedResult).reason.name, 'TimeoutError');
+    assert.equal((wait as PromiseRejectedResult).reason.name, 'TimeoutError');
+    assert.equal(observer.discarded, 1, 'the page of the render is discarded');
+    assert.equal(pool.queueLength, 0);
+    assert.equal(pool.activeRenders, 0);
+  });
+
+  it('still ends a request whose signal is AbortSignal.any of a timeout, after gc()', async () => {
+    // On Node 20 the timeout inside AbortSignal.any is held weakly: collected after a gc() in a
+    // later job than its creation, it never fires, and without the pool's timer both requests
+    // would hang for ever.
+    const { pool, factory } = makePool({ concurrency: 1, requestTimeoutMs: 120 });
+    const rendering = pool.run(AbortSignal.any([AbortSignal.timeout(100)]), () => new Promise<string>(() => {}));
+    const queued = pool.run(AbortSignal.any([AbortSignal.timeout(100)]), async () => 'never');
+    await tick();
+    factory.gate = new Promise(() => {});
+    const outcomes = Promise.allSettled([rendering, queued]);
+    for (let i = 0; i < 4; i++) {
+      gc();
+      await tick(5);
+    }
+    const [render, wait] = await outcomes;
+    assert.equal((render as PromiseRejectedResult).reason.name, 'TimeoutError');
+    assert.equal((wait as PromiseRejectedResult).reason.name, 'TimeoutError');
+  });
+
+  it('follows the caller signal when it fires first, and leaves no timer behind', async () => {
+    const { pool } = makePool({ concurrency: 1, requestTimeoutMs: 60_000 });
+    const before = timers();
+    assert.equal(await pool.run(never(), async () => 'quick'), 'quick');
+    await assert.rejects(pool.run(deadline(10), () => new Promise(() => {})), { name: 'TimeoutError' });
+    const hungUp = new AbortController();
+    const waiting = pool.run(hungUp.signal, () => new Promise(() => {}));
+    hungUp.abort(new DOMException('the client closed the connection', 'AbortError'));
+    await assert.rejects(waiting, { name: 'AbortError' });
+    await tick();
+    assert.equal(timers(), before, 'the timer of each request is cleared when it leaves the pool');
   });
 });

@@ -41,6 +41,8 @@ export interface CardsSettings {
   queueMax: number;
   browserRestartAfter: number;
   browserProbeIntervalMs: number;
+  /** Longest a request may wait for and hold a render page, whatever its signal does (see PagePool). */
+  requestTimeoutMs?: number;
   themesDir?: string;
   remoteImages: RemoteImagesPolicy;
   remoteImagesAllowlist: string[];
@@ -94,6 +96,7 @@ export function createCards(options: CardsOptions): Cards {
     shellHtml,
     concurrency: settings.renderConcurrency,
     queueMax: settings.queueMax,
+    requestTimeoutMs: settings.requestTimeoutMs,
     chromiumPath: settings.chromiumPath,
     restartAfter: settings.browserRestartAfter,
     probeIntervalMs: settings.browserProbeIntervalMs,

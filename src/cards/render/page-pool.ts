@@ -39,6 +39,11 @@ export interface PagePoolOptions<P extends PoolPage> {
   factory: PageFactory<P>;
   concurrency: number;
   queueMax: number;
+  /**
+   * Longest a request may spend in the pool, waiting and rendering, on a timer of its own (see
+   * requestDeadline); 0 or absent: only the caller's signal bounds it.
+   */
+  requestTimeoutMs?: number;
   log: Logger;
   observer?: PoolObserver;
 }
@@ -147,6 +152,16 @@ export class PagePool<P extends PoolPage> {
    */
   async run<T>(signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
     if (this.draining || this.closed) throw shuttingDown();
+    const deadline = requestDeadline(signal, this.options.requestTimeoutMs ?? 0);
+    try {
+      return await this.runWithRetry(deadline.signal, work);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Acquires a page and renders on it; retries once on a fresh page after a failure that is not a refusal. */
+  private async runWithRetry<T>(signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
     const queuedAt = performance.now();
     for (let attempt = 1; ; attempt++) {
       let page: P | undefined;
@@ -320,6 +335,29 @@ export class PagePool<P extends PoolPage> {
     for (const waiter of this.waiting.splice(0)) waiter.reject(shuttingDown());
     await Promise.all(this.idle.splice(0).map((page) => this.closePage(page)));
   }
+}
+
+/**
+ * The signal a request runs under in the pool: the caller's, plus a plain timer of `timeoutMs`
+ * owned by the request and cleared by dispose() when it leaves the pool. Why a timer of its own:
+ * on Node 20, AbortSignal.any([AbortSignal.timeout(ms), …]) holds the timeout signal only weakly,
+ * so after a garbage collection such a deadline may never fire, and src/http/request-deadline.ts
+ * builds its deadline that way. A request must never hold a queue place or a page for ever.
+ */
+function requestDeadline(signal: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
+  if (timeoutMs <= 0) return { signal, dispose: () => {} };
+  const controller = new AbortController();
+  const follow = () => controller.abort(signal.reason);
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', follow);
+    },
+  };
 }
 
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */

@@ -17,6 +17,8 @@ export interface RendererOptions {
   shellHtml: string;
   concurrency: number;
   queueMax: number;
+  /** Longest a request may wait and render, whatever its signal does; see PagePool. */
+  requestTimeoutMs?: number;
   chromiumPath?: string;
   /** Renders after which the browser is replaced; 0 never. */
   restartAfter?: number;
@@ -45,6 +47,7 @@ export class Renderer {
       factory: this.fleet,
       concurrency: options.concurrency,
       queueMax: options.queueMax,
+      requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
     });
