@@ -110,13 +110,13 @@ export class BrowserInstance {
   async close(): Promise<void> {
     await withTimeout(this.browser.close(), closeTimeoutMs, 'close timed out').catch(() => {});
     this.kill();
-    await this.gone(closeTimeoutMs);
+    await this.gone();
   }
 
   /** Waits until no process of the group exists any more (killed processes take a moment to exit). */
-  private async gone(timeoutMs: number): Promise<void> {
+  private async gone(): Promise<void> {
     if (this.pid === undefined) return;
-    const deadline = Date.now() + timeoutMs;
+    const deadline = Date.now() + closeTimeoutMs;
     while (Date.now() < deadline) {
       try {
         process.kill(-this.pid, 0);

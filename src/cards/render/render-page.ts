@@ -1,11 +1,11 @@
-// One long-lived browser page that renders cards, owned by one worker at a time.
+// One long-lived browser page that renders cards, used by one request at a time.
 //
 // Why a long-lived page: a new page per card costs 330–560 ms here, swapping the content of a
 // warm page costs a few ms (docs/performance.md#warm-pages). The risks of reuse are handled here:
 // - JavaScript is off, so content can neither run code nor leave anything behind;
 // - the page has no network: every request is answered from our own files or refused;
 // - each render replaces all of #cards, so nothing of the previous request survives;
-// - a page that failed in any way is closed and replaced, never reused dirty (see Renderer).
+// - a page that failed in any way is closed and replaced, never reused dirty (see page-pool.ts).
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
