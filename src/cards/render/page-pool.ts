@@ -41,7 +41,7 @@ export interface PagePoolOptions<P extends PoolPage> {
   queueMax: number;
   /**
    * Longest a request may spend in the pool, waiting and rendering, on a timer of its own (see
-   * requestDeadline); 0 or absent: only the caller's signal bounds it.
+   * ownDeadline); 0 or absent: only the caller's signal bounds it.
    */
   requestTimeoutMs?: number;
   log: Logger;
@@ -152,7 +152,7 @@ export class PagePool<P extends PoolPage> {
    */
   async run<T>(signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
     if (this.draining || this.closed) throw shuttingDown();
-    const deadline = requestDeadline(signal, this.options.requestTimeoutMs ?? 0);
+    const deadline = ownDeadline(signal, this.options.requestTimeoutMs ?? 0);
     try {
       return await this.runWithRetry(deadline.signal, work);
     } finally {
@@ -344,7 +344,7 @@ export class PagePool<P extends PoolPage> {
  * so after a garbage collection such a deadline may never fire, and src/http/request-deadline.ts
  * builds its deadline that way. A request must never hold a queue place or a page for ever.
  */
-function requestDeadline(signal: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
+function ownDeadline(signal: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
   if (timeoutMs <= 0) return { signal, dispose: () => {} };
   const controller = new AbortController();
   const follow = () => controller.abort(signal.reason);
