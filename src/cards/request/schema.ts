@@ -10,6 +10,10 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
 
+/** One of `values`, or "" for the default (a string field left blank, as form-built clients send it). */
+const oneOfOrBlank = <V extends string>(values: readonly V[]) =>
+  Type.Union([...values.map((value) => Type.Literal(value)), Type.Literal('')], { description: values.join(', ') });
+
 export const limits = {
   markdownMaxLength: 100_000,
   width: { min: 200, max: 2000, default: 440 },
@@ -35,10 +39,10 @@ export const GenerateBody = Type.Object(
     height: Type.Optional(
       orNull(Type.Number({ minimum: limits.height.min, maximum: limits.height.max, description: `card height in CSS px, ${limits.height.min}–${limits.height.max}` })),
     ),
-    splitMode: Type.Optional(orNull(Type.Union(splitModes.map((mode) => Type.Literal(mode)), { description: splitModes.join(', ') }))),
+    splitMode: Type.Optional(orNull(oneOfOrBlank(splitModes))),
     mdxMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
     overHiddenMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
-    format: Type.Optional(orNull(Type.Union(formats.map((format) => Type.Literal(format)), { description: formats.join(', ') }))),
+    format: Type.Optional(orNull(oneOfOrBlank(formats))),
     scale: Type.Optional(
       orNull(Type.Number({ minimum: limits.scale.min, maximum: limits.scale.max, description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max}` })),
     ),
@@ -50,7 +54,7 @@ export type GenerateBodyInput = Static<typeof GenerateBody>;
 
 /** Every field of a request after normalization; `theme` and `themeMode` stay absent when not given. */
 export type CardRequest = {
-  [Field in Exclude<keyof GenerateBodyInput, 'theme' | 'themeMode'>]-?: Exclude<GenerateBodyInput[Field], null | undefined>;
+  [Field in Exclude<keyof GenerateBodyInput, 'theme' | 'themeMode'>]-?: Exclude<GenerateBodyInput[Field], null | undefined | ''>;
 } & {
   theme?: string;
   themeMode?: string;
