@@ -8,14 +8,21 @@ import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
 import { visit } from 'unist-util-visit';
+import { readableReplacements } from './code-colours.js';
+import { addCodeBreakPoints, markLineIndents } from './code-wrap.js';
 
-/** Token colours for light and dark cards; themes pick one through the CSS variables Shiki writes. */
+/**
+ * Token colours for light and dark code panels: every token carries both as CSS variables
+ * (`--shiki-light`, `--shiki-dark`) and the theme's `--code-panel` picks one (themes/_base.css).
+ */
 const shikiThemes = { light: 'github-light', dark: 'github-dark' } as const;
 
 type Shiki = typeof import('shiki');
 interface LoadedShiki {
   shiki: Shiki;
   highlighter: Highlighter;
+  /** Per Shiki theme, its colours that read below WCAG AA on a panel of their kind, and their replacements. */
+  colorReplacements: Record<string, Record<string, string>>;
 }
 
 let loaded: Promise<LoadedShiki> | undefined;
@@ -25,7 +32,11 @@ const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
 async function loadShiki(): Promise<LoadedShiki> {
   const shiki = await import('shiki');
   const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
-  return { shiki, highlighter: created };
+  const colorReplacements = {
+    [shikiThemes.light]: readableReplacements(created.getTheme(shikiThemes.light), 'light'),
+    [shikiThemes.dark]: readableReplacements(created.getTheme(shikiThemes.dark), 'dark'),
+  };
+  return { shiki, highlighter: created, colorReplacements };
 }
 
 /**
@@ -83,12 +94,14 @@ export function rehypeCodeBlocks() {
   };
 }
 
-async function frameCodeBlock({ shiki, highlighter }: LoadedShiki, code: Element): Promise<Element> {
+async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedShiki, code: Element): Promise<Element> {
   const written = languageOf(code);
   const language = written ? await loadLanguage(shiki, highlighter, written) : undefined;
   const meta = parseCodeMeta(typeof code.properties.dataMeta === 'string' ? code.properties.dataMeta : '');
   const source = textOf(code).replace(/\n$/, '');
-  const highlighted = highlight(highlighter, source, language?.id ?? 'text');
+  const highlighted = highlight(highlighter, colorReplacements, source, language?.id ?? 'text');
+  markLineIndents(highlighted);
+  addCodeBreakPoints(highlighted);
 
   const lines = highlighted.children.filter((child): child is Element => child.type === 'element');
   lines.forEach((line, position) => {
@@ -120,14 +133,14 @@ async function frameCodeBlock({ shiki, highlighter }: LoadedShiki, code: Element
 }
 
 /** Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables. */
-function highlight(highlighter: Highlighter, source: string, language: string): Element {
+function highlight(highlighter: Highlighter, colorReplacements: LoadedShiki['colorReplacements'], source: string, language: string): Element {
   try {
     primeOnce(highlighter, language);
-    const root = highlighter.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false });
+    const root = highlighter.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false, colorReplacements });
     const pre = root.children[0] as Element;
     return pre.children[0] as Element;
   } catch {
-    return language === 'text' ? plainCode(source) : highlight(highlighter, source, 'text');
+    return language === 'text' ? plainCode(source) : highlight(highlighter, colorReplacements, source, 'text');
   }
 }
 
