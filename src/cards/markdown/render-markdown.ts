@@ -8,6 +8,8 @@
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
+import remarkCjkFriendly from 'remark-cjk-friendly';
+import remarkCjkFriendlyGfmStrikethrough from 'remark-cjk-friendly-gfm-strikethrough';
 import remarkFlexibleMarkers from 'remark-flexible-markers';
 import remarkGemoji from 'remark-gemoji';
 import remarkGfm from 'remark-gfm';
@@ -19,24 +21,33 @@ import { VFile } from 'vfile';
 import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
+import { rehypeCjkEmphasis } from './cjk-emphasis.js';
+import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
+import { rehypeMarkHanRepertoire } from './han-repertoire.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
 import { mdxSyntaxError } from './mdx-errors.js';
 import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
+import { rehypeTextDirection } from './text-direction.js';
 
 const markdownFeatures: PluggableList = [
   remarkGfm,
+  // `**中文**，` and `~~中文~~。` next to CJK punctuation parse as emphasis, as a CJK reader expects.
+  remarkCjkFriendly,
+  remarkCjkFriendlyGfmStrikethrough,
   remarkMath,
   // `==text==` → <mark>.
   remarkFlexibleMarkers,
   remarkGemoji,
   remarkKeepCodeMeta,
+  remarkJoinCjkLines,
 ];
 
 const htmlSteps: PluggableList = [
-  [remarkRehype, { allowDangerousHtml: true }],
+  // The footnote back-link is a text arrow: U+FE0E asks for the text glyph, not the colour emoji.
+  [remarkRehype, { allowDangerousHtml: true, footnoteBackContent: '↩\uFE0E' }],
   rehypeRaw,
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
@@ -45,6 +56,9 @@ const htmlSteps: PluggableList = [
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
   rehypeAnnotateForThemes,
+  rehypeTextDirection,
+  rehypeMarkHanRepertoire,
+  rehypeCjkEmphasis,
   rehypeStringify,
 ];
 

@@ -14,8 +14,8 @@ interface BundledFont {
   pkg: string;
   /** The CSS files of the package to include, e.g. "400.css" or "400-italic.css". */
   files: string[];
-  /** Drops code points at or above this value from every face of the family. */
-  dropFrom?: number;
+  /** Drops these code points (inclusive range) from every face of the family. */
+  drop?: readonly [number, number];
 }
 
 /**
@@ -26,15 +26,38 @@ interface BundledFont {
  * Every face is split by unicode-range, so a page only loads the subsets its text uses.
  * The stacks themes use are the CSS variables of themes/_base.css (see themes/README.md).
  */
-const emojiPlanes = 0x1f000;
+const emojiPlane = [0x1f000, 0x1ffff] as const;
 const bundledFonts: BundledFont[] = [
   // CJK text faces (they cover simplified Chinese, Japanese kana and Latin).
-  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], dropFrom: emojiPlanes },
-  { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], dropFrom: emojiPlanes },
-  { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], dropFrom: emojiPlanes },
+  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], drop: emojiPlane },
   // CJK display faces: brush calligraphy and a rounded hand-drawn face.
-  { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], dropFrom: emojiPlanes },
-  { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], dropFrom: emojiPlanes },
+  { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], drop: emojiPlane },
+  { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], drop: emojiPlane },
+  // Faces for what the Chinese faces above do not draw, one sans and one serif each, so a stack
+  // keeps its character: traditional Chinese, Japanese (half-width kana, CJK Extension B names
+  // such as 𠮷), Korean, Greek, Thai, Arabic, Hebrew and Devanagari. They follow the Chinese faces in every
+  // stack; unicode-range makes a card load only the subsets its text needs.
+  { id: 'noto-sans-tc', pkg: '@fontsource/noto-sans-tc', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-serif-tc', pkg: '@fontsource/noto-serif-tc', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-sans-jp', pkg: '@fontsource/noto-sans-jp', files: ['400.css', '700.css'], drop: emojiPlane },
+  // Noto Sans JP draws the CJK Extension B characters of JIS X 0213 (𠀋 𡈽 𠮷, common in names);
+  // no Noto serif face on npm does, so serif stacks take them from Shippori Mincho.
+  { id: 'shippori-mincho', pkg: '@fontsource/shippori-mincho', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-sans-kr', pkg: '@fontsource/noto-sans-kr', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-serif-kr', pkg: '@fontsource/noto-serif-kr', files: ['400.css', '700.css'], drop: emojiPlane },
+  // Greek (and Latin or Cyrillic letters the CJK faces lack), sans and serif.
+  { id: 'noto-sans', pkg: '@fontsource/noto-sans', files: ['400.css', '700.css'] },
+  { id: 'noto-serif', pkg: '@fontsource/noto-serif', files: ['400.css', '700.css'] },
+  { id: 'noto-sans-thai', pkg: '@fontsource/noto-sans-thai', files: ['400.css', '700.css'] },
+  { id: 'noto-serif-thai', pkg: '@fontsource/noto-serif-thai', files: ['400.css', '700.css'] },
+  { id: 'noto-sans-arabic', pkg: '@fontsource/noto-sans-arabic', files: ['400.css', '700.css'] },
+  { id: 'noto-naskh-arabic', pkg: '@fontsource/noto-naskh-arabic', files: ['400.css', '700.css'] },
+  { id: 'noto-sans-hebrew', pkg: '@fontsource/noto-sans-hebrew', files: ['400.css', '700.css'] },
+  { id: 'noto-serif-hebrew', pkg: '@fontsource/noto-serif-hebrew', files: ['400.css', '700.css'] },
+  { id: 'noto-sans-devanagari', pkg: '@fontsource/noto-sans-devanagari', files: ['400.css', '700.css'] },
+  { id: 'noto-serif-devanagari', pkg: '@fontsource/noto-serif-devanagari', files: ['400.css', '700.css'] },
   { id: 'noto-color-emoji', pkg: '@infolektuell/noto-color-emoji', files: ['index.css'] },
   // Dingbats and symbols that are not emoji (✦ ✧ ✎ ❖ ➤ …), which no text face above carries;
   // stacks list it after the emoji font so emoji keep their colour glyphs.
@@ -64,7 +87,7 @@ export function fontFaceCss(): string {
   fontFaceCssOnce ??= fontCssFiles()
     .map(({ font, css }) => {
       const local = css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`);
-      return font.dropFrom === undefined ? local : dropCodePoints(local, font.dropFrom);
+      return font.drop === undefined ? local : dropCodePoints(local, font.drop);
     })
     .join('\n');
   return fontFaceCssOnce;
@@ -93,8 +116,10 @@ export function resolveFontFile(urlPath: string): string | undefined {
   return font && path.join(nodeModulesDir, font.pkg, 'files', file);
 }
 
-/** Rewrites every `unicode-range` so no face claims code points >= limit; faces left empty go. */
-function dropCodePoints(css: string, limit: number): string {
+/** Rewrites every `unicode-range` so no face claims code points in [from, to]; faces left empty go. */
+function dropCodePoints(css: string, [from, to]: readonly [number, number]): string {
+  const hex = (value: number) => `U+${value.toString(16)}`;
+  const range = (low: number, high: number) => (high === low ? hex(low) : `${hex(low)}-${high.toString(16)}`);
   return css.replace(/@font-face\s*{[^}]*}/g, (face) => {
     const rangeMatch = /unicode-range:\s*([^;]+);/.exec(face);
     if (!rangeMatch?.[1]) return face;
@@ -105,9 +130,11 @@ function dropCodePoints(css: string, limit: number): string {
         const [lowText, highText] = token.split('-');
         const low = parseInt(lowText ?? '', 16);
         const high = highText === undefined ? low : parseInt(highText, 16);
-        if (Number.isNaN(low) || low >= limit) return [];
-        const top = Math.min(high, limit - 1);
-        return [top === low ? `U+${low.toString(16)}` : `U+${low.toString(16)}-${top.toString(16)}`];
+        if (Number.isNaN(low)) return [];
+        const pieces: string[] = [];
+        if (low < from) pieces.push(range(low, Math.min(high, from - 1)));
+        if (high > to) pieces.push(range(Math.max(low, to + 1), high));
+        return pieces;
       });
     return kept.length === 0 ? '' : face.replace(rangeMatch[0], `unicode-range: ${kept.join(',')};`);
   });

@@ -1,0 +1,35 @@
+// Emphasis (`*强调*`, <em>, <i>) over Chinese or Japanese text. The CJK faces have no italic, so
+// the browser would slant the glyphs synthetically, which reads as a mistake; CJK typesetting
+// marks emphasis with dots instead. Each CJK run inside emphasis is wrapped in span.cjk-em, which
+// themes/_base.css draws upright with emphasis dots (Latin words around it stay italic).
+import type { Element, ElementContent, Root } from 'hast';
+import { visit } from 'unist-util-visit';
+
+const cjkRun = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef\u30fc]+)/u;
+
+export function rehypeCjkEmphasis() {
+  return (tree: Root) => {
+    visit(tree, 'element', (node: Element) => {
+      if (node.tagName !== 'em' && node.tagName !== 'i') return;
+      node.children = node.children.flatMap(wrapRuns);
+    });
+  };
+}
+
+function wrapRuns(node: ElementContent): ElementContent[] {
+  if (node.type === 'element') {
+    if (node.tagName !== 'code' && !isCjkEm(node)) node.children = node.children.flatMap(wrapRuns);
+    return [node];
+  }
+  if (node.type !== 'text' || !cjkRun.test(node.value)) return [node];
+  return node.value
+    .split(cjkRun)
+    .filter(Boolean)
+    .map((piece): ElementContent =>
+      cjkRun.test(piece)
+        ? { type: 'element', tagName: 'span', properties: { className: ['cjk-em'] }, children: [{ type: 'text', value: piece }] }
+        : { type: 'text', value: piece },
+    );
+}
+
+const isCjkEm = (node: Element) => Array.isArray(node.properties.className) && node.properties.className.includes('cjk-em');

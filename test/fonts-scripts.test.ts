@@ -1,0 +1,118 @@
+// Every script a card may hold is drawn by a bundled face, in themes of every kind of stack (sans,
+// serif, Kai, brush, hand-drawn, poster, typewriter, tech): Chinese simplified and traditional,
+// Japanese with half-width kana, Korean, Arabic, Hebrew, Thai, Devanagari, CJK Extension B names,
+// Greek and Cyrillic, emoji. Chromium's own report (CDP CSS.getPlatformFontsForNode) names the
+// faces: no host font, no missing glyph, and a title never mixes two Chinese faces. Hard-wrapped
+// Chinese joins without spaces, and Arabic and Hebrew blocks run right to left.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
+import type { TextFonts } from '../src/cards/render/render-page.js';
+import { bundledFamilies } from '../src/cards/themes/fonts.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+const samples: Record<string, string> = {
+  'zh-Hans': '这是一段硬换行的中文，\n通常就是这样写的，\n编辑器在八十列处折行。',
+  'zh-Hant': '# 繁體中文標題：臺灣鬱金香\n\n這是一段繁體中文，說明龜與鬱的寫法。',
+  ja: '# 日本語の見出し\n\nひらがな、カタカナ、漢字と半角ｶﾀｶﾅ（ｱｲｳｴｵ ｶﾞｷﾞ）を含む文章です。',
+  ko: '# 한국어 제목\n\n한국어 문장은 띄어쓰기를 합니다. 다람쥐 헌 쳇바퀴에 타고파.',
+  ar: '# عنوان عربي\n\nهذه فقرة باللغة العربية تُكتب من اليمين إلى اليسار.\n\n- عنصر أول\n- عنصر ثانٍ\n\n> اقتباس عربي قصير.',
+  he: '# כותרת בעברית\n\nזוהי פסקה בעברית הנכתבת מימין לשמאל.\n\n> ציטוט קצר בעברית.',
+  th: '# หัวข้อภาษาไทย\n\nภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ',
+  hi: '# हिन्दी शीर्षक\n\nयह हिन्दी में लिखा गया एक अनुच्छेद है।',
+  'ext-b': '# 𠮷野家と𠀋\n\n人名用の漢字：𠀋 𡈽 𠮷。',
+  'el-ru': 'Ελληνικά κείμενο και русский текст, ½ € → ✓.',
+  emoji: '表情 😀🎉👋🌿 and ✨ ❤️ 👍🏽 🇨🇳',
+};
+
+/** Themes that cover each kind of font stack of themes/_base.css. */
+const themeIds = ['minimal', 'traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'typewriter', 'darktech', 'art-deco', 'warm', 'japanese-magazine'];
+
+const cjkFaces = /^(Noto Sans SC|Noto Serif SC|Noto Sans TC|Noto Serif TC|Noto Sans JP|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/;
+
+describe('every script is drawn by a bundled face', () => {
+  let service: RunningService;
+  const bundled = bundledFamilies();
+  const isBundled = (family: string) => bundled.some((name) => family === name || family.startsWith(`${name} `));
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  async function inspect(themeId: string, markdown: string): Promise<{ runs: TextFonts[]; page: { joins: string[]; directions: Array<[string, string]> } }> {
+    const theme = service.app.themes.get(themeId)!;
+    const { html } = await renderMarkdown(markdown);
+    return service.app.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+      await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+      const runs = await page.textFonts();
+      const facts = await page.evaluate<{ joins: string[]; directions: Array<[string, string]> }>(`(() => {
+        const inner = document.querySelector('#cards .card-content-inner');
+        return {
+          joins: [...inner.querySelectorAll('p')].map((p) => p.innerText),
+          directions: [...inner.querySelectorAll('p, h1, li, blockquote')].map((el) => [el.tagName + ' ' + el.textContent.trim().slice(0, 12), getComputedStyle(el).direction]),
+        };
+      })()`);
+      return { runs, page: facts };
+    });
+  }
+
+  it('names a bundled face for every text run, in every kind of stack', async () => {
+    const problems: string[] = [];
+    for (const themeId of themeIds) {
+      for (const [script, markdown] of Object.entries(samples)) {
+        const { runs } = await inspect(themeId, markdown);
+        assert.ok(runs.length > 0, `${themeId} ${script}: text measured`);
+        for (const run of runs) {
+          const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
+          if (foreign.length > 0) problems.push(`${themeId} ${script} ${JSON.stringify(run.text.slice(0, 24))}: ${foreign.map((font) => font.familyName).join(', ')}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws each Chinese or Japanese title with one CJK face, never two inside a word', async () => {
+    const problems: string[] = [];
+    let measured = 0;
+    for (const themeId of themeIds) {
+      for (const script of ['zh-Hant', 'ja', 'ext-b']) {
+        const { runs } = await inspect(themeId, samples[script]!);
+        const titles = samples[script]!.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2));
+        for (const run of runs.filter((candidate) => titles.includes(candidate.text))) {
+          // The Noto CJK faces (SC, TC, JP, KR) are one design: a kana or a name from another of them matches.
+          const design = (family: string) => family.replace(/^Noto (Sans|Serif) (SC|TC|JP|KR)\b.*$/, 'Noto $1 CJK').replace(/ (Regular|Bold|Thin|ExtraLight|Light|Medium|Black|ExtraBold|SemiBold)$/, '');
+          const faces = new Set(run.fonts.map((font) => font.familyName).filter((family) => cjkFaces.test(family)).map(design));
+          // Extension B names exist only in the Japanese face; they may differ from their neighbours.
+          const tolerated = script === 'ext-b' ? 2 : 1;
+          measured++;
+          if (faces.size > tolerated) problems.push(`${themeId} ${script} ${JSON.stringify(run.text.slice(0, 16))}: ${[...faces].join(' + ')}`);
+        }
+      }
+    }
+    assert.ok(measured >= themeIds.length * 3, `${measured} titles measured`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
+    const { page } = await inspect('minimal', `${samples['zh-Hans']}\n\nEnglish words\n中文接着写，then\nEnglish again.`);
+    assert.equal(page.joins[0], '这是一段硬换行的中文，通常就是这样写的，编辑器在八十列处折行。');
+    assert.equal(page.joins[1], 'English words 中文接着写，then English again.');
+  });
+
+  it('lays out Arabic and Hebrew paragraphs, lists and quotes right to left', async () => {
+    for (const script of ['ar', 'he']) {
+      const { page } = await inspect('minimal', samples[script]!);
+      for (const [what, direction] of page.directions) assert.equal(direction, 'rtl', `${script}: ${what}`);
+    }
+    const { page } = await inspect('minimal', 'Left to right text.');
+    assert.equal(page.directions[0]![1], 'ltr');
+  });
+
+  it('draws the footnote back-link as a text arrow, not a colour emoji', async () => {
+    const { runs } = await inspect('minimal', 'Text[^1]\n\n[^1]: A note.');
+    const arrow = runs.find((run) => run.text.startsWith('↩'));
+    assert.ok(arrow, 'back-link measured');
+    assert.ok(!arrow.fonts.some((font) => font.familyName === 'Noto Color Emoji'), `drawn by ${arrow.fonts.map((font) => font.familyName)}`);
+  });
+});
