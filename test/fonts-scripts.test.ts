@@ -41,9 +41,9 @@ describe('every script is drawn by a bundled face', () => {
   after(async () => service.close());
 
   async function inspect(themeId: string, markdown: string): Promise<{ runs: TextFonts[]; page: { joins: string[]; directions: Array<[string, string]> } }> {
-    const theme = service.app.themes.get(themeId)!;
+    const theme = service.app.cards.themes.get(themeId)!;
     const { html } = await renderMarkdown(markdown);
-    return service.app.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+    return service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
       await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
       const runs = await page.textFonts();
       const facts = await page.evaluate<{ joins: string[]; directions: Array<[string, string]> }>(`(() => {

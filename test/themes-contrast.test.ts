@@ -130,12 +130,12 @@ describe('contrast of text in every theme and mode', () => {
   after(async () => service.close());
 
   it('code tokens, inline code and body text meet WCAG AA against what is drawn behind them', async () => {
-    const looks = service.app.themes.themes
+    const looks = service.app.cards.themes.themes
       .filter((theme) => theme.builtin)
       .flatMap((theme) => (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => ({ theme, mode, label: `${theme.id}${mode ? `/${mode}` : ''}` })));
     const { html } = await renderMarkdown(codeDocument);
     const scale = 1;
-    const { samples, backgrounds } = await service.app.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+    const { samples, backgrounds } = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
       const boxes = await page.layout(looks.map(({ theme, mode }) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
       const samples = await page.evaluate<Sample[]>(collectSamples);
       await page.evaluate(hideText);

@@ -8,12 +8,15 @@ const fields = Object.keys(GenerateBody.properties) as Array<keyof GenerateBodyI
 /** Sizes are whole CSS px: 440.4 and 440 are the same card (and the same cache entry). */
 const rounded: ReadonlySet<keyof GenerateBodyInput> = new Set(['width', 'height']);
 
-/** `null`, "" and absent mean "use the default". Expects a body the schema accepted. */
+/**
+ * `null`, "" and absent mean "use the default"; so does a string of only whitespace, which would
+ * otherwise draw an empty card where "" draws the default heading. Expects a body the schema accepted.
+ */
 export function normalizeRequest(body: GenerateBodyInput): CardRequest {
   const request: Record<string, unknown> = { ...requestDefaults };
   for (const field of fields) {
     const value = body[field];
-    if (value === null || value === undefined || value === '') continue;
+    if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) continue;
     request[field] = rounded.has(field) && typeof value === 'number' ? Math.round(value) : value;
   }
   return request as CardRequest;
