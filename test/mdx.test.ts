@@ -32,9 +32,9 @@ describe('mdxMode', () => {
     assert.match(html, /<span class="mdx-font" style="font-size: 20px; color: green">Big green words<\/span>/);
     assert.match(html, /<span class="badge" style="--badge-color: #d0312d">NEW<\/span>/);
     assert.match(html, /<mark class="highlight" style="--highlight-color: skyblue">marked<\/mark>/);
-    assert.match(html, /<div class="callout callout-tip"><div class="callout-title">Try this<\/div>\s*<p>Callouts hold <strong>Markdown<\/strong>.<\/p>\s*<\/div>/);
+    assert.match(html, /<div class="callout callout-tip"><div class="callout-title">Try this<\/div>\s*<p dir="auto">Callouts hold <strong>Markdown<\/strong>.<\/p>\s*<\/div>/);
     assert.match(html, /<div class="callout callout-danger"><div class="callout-title">Danger<\/div>Do not do this.<\/div>/);
-    assert.match(html, /<div class="columns columns-2"><div class="column">\s*<p>Left column<\/p>\s*<\/div><div class="column">\s*<p>Right column<\/p>/);
+    assert.match(html, /<div class="columns columns-2"><div class="column">\s*<p dir="auto">Left column<\/p>\s*<\/div><div class="column">\s*<p dir="auto">Right column<\/p>/);
     assert.match(html, /<div class="columns columns-3"><div class="column">One<\/div><div class="column">Two<\/div><div class="column">Three<\/div><\/div>/);
     assert.match(html, /<div class="spacer" style="height: 24px"><\/div>/);
     assert.match(html, /<div class="center">Centred text<\/div>/);
@@ -130,7 +130,7 @@ describe('mdxMode', () => {
     const { status } = await service.generate({ markdown: 'a \\< b, \\{x} and `{process.exit()}`', mdxMode: true });
     assert.equal(status, 200);
     const { html } = await renderMarkdown('a \\< b, \\{x}, \\<Foo> and `{process.exit()}`', { mdxMode: true });
-    assert.equal(html, '<p>a &#x3C; b, {x}, &#x3C;Foo> and <code>{process.exit()}</code></p>');
+    assert.equal(html, '<p dir="auto">a &#x3C; b, {x}, &#x3C;Foo> and <code>{process.exit()}</code></p>');
   });
 
   it('treats the same braces as text when mdxMode is off', async () => {

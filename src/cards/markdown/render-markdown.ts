@@ -22,6 +22,7 @@ import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
+import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
 import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
@@ -46,8 +47,9 @@ const markdownFeatures: PluggableList = [
 ];
 
 const htmlSteps: PluggableList = [
-  // The footnote back-link is a text arrow: U+FE0E asks for the text glyph, not the colour emoji.
-  [remarkRehype, { allowDangerousHtml: true, footnoteBackContent: '↩\uFE0E' }],
+  // The footnote back-link is a text arrow drawn by the text face: ↩ exists only in the colour
+  // emoji face, and a variation selector after it is drawn by no bundled face.
+  [remarkRehype, { allowDangerousHtml: true, footnoteBackContent: '↑' }],
   rehypeRaw,
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
@@ -59,6 +61,7 @@ const htmlSteps: PluggableList = [
   rehypeTextDirection,
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
+  rehypeMarkCjkBlocks,
   rehypeStringify,
 ];
 
