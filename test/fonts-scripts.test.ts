@@ -109,6 +109,29 @@ describe('every script is drawn by a bundled face', () => {
     assert.equal(page.directions[0]![1], 'ltr');
   });
 
+  it('never slants or emboldens CJK text synthetically, and balances titles, in themes with italic quotes and titles', async () => {
+    const markdown = '# 一个很长很长的标题用来测试平衡换行的效果如何呢\n\n正文里的*强调*。\n\n> 引用的中文段落，主题把引用设为斜体。';
+    for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor', 'pop-art']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const styles = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<Record<string, string>>(`(() => {
+          const inner = document.querySelector('#cards .card-content-inner');
+          const slanted = (el) => { const s = getComputedStyle(el); return s.fontStyle !== 'normal' && s.fontSynthesisStyle !== 'none'; };
+          const cjkEm = inner.querySelector('em .cjk-em');
+          return {
+            quote: slanted(inner.querySelector('blockquote p')) ? 'slanted' : 'upright',
+            emphasis: cjkEm && !slanted(cjkEm) && getComputedStyle(cjkEm).textEmphasisStyle !== 'none' ? 'upright with dots' : 'slanted or plain',
+            bold: getComputedStyle(inner.querySelector('h1')).fontSynthesisWeight,
+            title: getComputedStyle(inner.querySelector('h1')).textWrapStyle,
+          };
+        })()`);
+      });
+      assert.deepEqual(styles, { quote: 'upright', emphasis: 'upright with dots', bold: 'none', title: 'balance' }, themeId);
+    }
+  });
+
   it('draws the footnote back-link as a text arrow, not a colour emoji', async () => {
     const { runs } = await inspect('minimal', 'Text[^1]\n\n[^1]: A note.');
     const arrow = runs.find((run) => run.text.trim() === '↑');

@@ -1,12 +1,12 @@
-// Marks text blocks written mostly in Chinese, Japanese or Korean with `data-cjk`. Justified text
-// suits CJK, whose lines can stretch between any two characters; a Latin line can only stretch
-// at its few spaces and opens wide gaps. A theme that justifies does so only in these blocks
-// (themes/README.md §2).
+// Marks text blocks written mostly in Chinese, Japanese or Korean with `data-cjk`, for what suits
+// CJK and not Latin (themes/_base.css, themes/README.md §2): justified text, which a CJK line
+// stretches between any two characters but a Latin line only at its few spaces; and no slanted
+// copy of a face without italics where a theme sets a whole quote or title in italics.
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
-const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption']);
+const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
 const letter = /\p{L}/u;
 
