@@ -24,7 +24,9 @@ describe('whitespace-only Markdown', () => {
       const empty = await cards('');
       const blank = await cards('  \n\n\t\n\u3000 \n');
       assert.equal(blank.length, empty.length, `${splitMode}: number of cards`);
-      blank.forEach((png, index) => assert.equal(differingFraction(png, empty[index]!), 0, `${splitMode}: card ${index + 1} matches the empty request's`));
+      for (const [index, png] of blank.entries()) {
+        assert.equal(differingFraction(png, empty[index]!), 0, `${splitMode}: card ${index + 1} matches the empty request's`);
+      }
     }
   });
 });

@@ -3,7 +3,7 @@
 // stretches between any two characters but a Latin line only at its few spaces; and no slanted
 // copy of a face without italics where a theme sets a whole quote or title in italics.
 import type { Element, Root } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
@@ -16,7 +16,7 @@ export function rehypeMarkCjkBlocks() {
       if (!textBlocks.has(node.tagName)) return;
       let letters = 0;
       let cjkLetters = 0;
-      for (const character of toString(node)) {
+      for (const character of textOf(node)) {
         if (!letter.test(character)) continue;
         letters++;
         if (cjk.test(character)) cjkLetters++;

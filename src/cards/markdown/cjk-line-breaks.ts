@@ -3,7 +3,7 @@
 // CSS Text's segment-break rules say for wide characters. Korean separates words with spaces and
 // keeps its breaks as spaces; so does a break between Latin and CJK text.
 import type { Root, Text } from 'mdast';
-import { toString } from 'mdast-util-to-string';
+import { toString as textOf } from 'mdast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 /** Han, kana, bopomofo and CJK or full-width punctuation; not Hangul. */
@@ -13,8 +13,8 @@ export function remarkJoinCjkLines() {
   return (tree: Root) => {
     visit(tree, 'text', (node: Text, index, parent) => {
       if (!parent || index === undefined || !node.value.includes('\n')) return;
-      const before = index > 0 ? toString(parent.children[index - 1]).slice(-1) : '';
-      const after = index + 1 < parent.children.length ? toString(parent.children[index + 1]).slice(0, 1) : '';
+      const before = index > 0 ? textOf(parent.children[index - 1]).slice(-1) : '';
+      const after = index + 1 < parent.children.length ? textOf(parent.children[index + 1]).slice(0, 1) : '';
       node.value = node.value.replace(/[ \t]*\n[ \t]*/g, (match, offset: number, whole: string) => {
         const previous = offset > 0 ? [...whole.slice(0, offset)].at(-1)! : before;
         const next = offset + match.length < whole.length ? String.fromCodePoint(whole.codePointAt(offset + match.length)!) : after;

@@ -3,7 +3,7 @@
 // would come from another face, two faces inside one word. A block with such characters is
 // marked `data-han="full"`, and themes/_base.css draws it with faces that hold every character.
 import type { Element, Root } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 const blocks = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'dt', 'dd', 'td', 'th', 'figcaption', 'summary']);
@@ -27,7 +27,7 @@ export function rehypeMarkHanRepertoire() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
       if (!blocks.has(node.tagName)) return;
-      const text = toString(node);
+      const text = textOf(node);
       if (!hasHan.test(text)) return;
       const known = gb2312Han();
       for (const [character] of text.matchAll(han)) {

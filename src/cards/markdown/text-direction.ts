@@ -6,7 +6,7 @@
 // strong letter written out. Themes mirror their decorations with logical properties
 // (themes/README.md §2).
 import type { Element, Root } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 const textBlocks = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'td', 'th', 'figcaption', 'summary']);
@@ -22,7 +22,7 @@ export function rehypeTextDirection() {
       if (node.properties.dir !== undefined) return;
       if (textBlocks.has(node.tagName)) node.properties.dir = 'auto';
       else if (containers.has(node.tagName)) {
-        const letter = firstLetter.exec(toString(node))?.[0];
+        const letter = firstLetter.exec(textOf(node))?.[0];
         if (letter && rightToLeft.test(letter)) node.properties.dir = 'rtl';
       }
     });
