@@ -32,7 +32,7 @@ export interface CaptureOptions {
 }
 
 /** Quality for the lossy formats: visually lossless for text on flat colours. */
-const lossyQuality = 90;
+export const lossyQuality = 90;
 
 export class RenderPage {
   /** The viewport as last set; the height is whatever the last capture needed. */
@@ -80,9 +80,12 @@ export class RenderPage {
       void root.offsetHeight;
       await document.fonts.ready;
       return Array.from(root.children as HTMLCollectionOf<HTMLElement>, (card) => {
-        // Whole CSS pixels, so an image is exactly height × scale pixels with no half-covered row.
-        const fractional = card.getBoundingClientRect().height;
-        if (!Number.isInteger(fractional)) card.style.height = `${Math.ceil(fractional)}px`;
+        // Whole card pixels (CSS px × the card's --font-scale), so an image is exactly
+        // height × scale pixels with no half-covered row.
+        const fontScale = parseFloat(getComputedStyle(card).getPropertyValue('--font-scale')) || 1;
+        const fractional = card.getBoundingClientRect().height * fontScale;
+        const whole = Math.round(fractional);
+        if (Math.abs(fractional - whole) > 1e-3) card.style.height = `${Math.ceil(fractional) / fontScale}px`;
         const box = card.getBoundingClientRect();
         return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
       });
