@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
+import { fitTables } from './fit-tables.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 
@@ -41,6 +42,7 @@ export const maxImagePixelHeight = 16_384;
 
 export async function renderCards(page: RenderPage, request: CardRenderRequest): Promise<RenderedImage[]> {
   const { splitMode } = request;
+  request = { ...request, contentHtml: await fitTables(page, request) };
   const boxes = splitMode === 'noSplit' ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode });
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   const images: RenderedImage[] = [];
