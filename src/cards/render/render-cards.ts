@@ -7,6 +7,7 @@ import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import { fitTables } from './fit-tables.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
+import { truncateOverflow } from './truncate-overflow.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 
 export type SplitMode = 'noSplit' | 'autoSplit' | 'hrSplit';
@@ -44,6 +45,8 @@ export async function renderCards(page: RenderPage, request: CardRenderRequest):
   const { splitMode } = request;
   request = { ...request, contentHtml: await fitTables(page, request) };
   const boxes = splitMode === 'noSplit' ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode });
+  // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
+  if (request.overHiddenMode || splitMode !== 'noSplit') await truncateOverflow(page);
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   const images: RenderedImage[] = [];
   for (const box of boxes) {
