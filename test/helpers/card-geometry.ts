@@ -25,7 +25,12 @@ export interface CardGeometry {
   content: Rect;
   /** Whether the card is exactly its height (split cards, overHiddenMode). */
   fixedHeight: boolean;
+  /** Where overHiddenMode ended the content (page y of the cut), when it did not fit. */
+  truncatedAt?: number;
   lines: TextLine[];
+  /** The border boxes of the tables, and the font size of every table cell, in CSS px. */
+  tables: Rect[];
+  tableFontSizes: number[];
   /** Words of table cells drawn on more than one line, and whether the cell allows it. */
   brokenWords: Array<{ word: string; allowed: boolean }>;
   decorations: Decoration[];
@@ -147,6 +152,11 @@ function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
         bottom: box.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom),
       },
       fixedHeight: card.classList.contains('fixed-height'),
+      tables: Array.from(card.querySelectorAll('.card-content-inner table'), (table) => rect(table.getBoundingClientRect())),
+      tableFontSizes: Array.from(card.querySelectorAll('.card-content-inner :is(th, td)'), (cell) => px(getComputedStyle(cell).fontSize)),
+      truncatedAt: card.classList.contains('content-truncated')
+        ? card.querySelector('.card-content-inner')!.getBoundingClientRect().top + px(getComputedStyle(card.querySelector('.card-content-inner')!).getPropertyValue('--truncate-at'))
+        : undefined,
       lines,
       brokenWords,
     };

@@ -65,12 +65,15 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
     const minimum = px(getComputedStyle(table).getPropertyValue('--table-min-font-size')) || 10;
     const largest = Math.max(...original.map((o) => o.font));
     const floor = Math.min(1, minimum / largest);
+    // Each cell shrinks by the same factor but never below the minimum (a header set smaller than
+    // the body stops there too).
     const apply = (factor: number) => {
       cells.forEach((cell, i) => {
         const o = original[i]!;
-        cell.style.fontSize = `${(o.font * factor).toFixed(2)}px`;
-        cell.style.paddingLeft = `${(o.left * factor).toFixed(2)}px`;
-        cell.style.paddingRight = `${(o.right * factor).toFixed(2)}px`;
+        const cellFactor = Math.max(factor, Math.min(1, minimum / o.font));
+        cell.style.fontSize = `${(o.font * cellFactor).toFixed(2)}px`;
+        cell.style.paddingLeft = `${(o.left * cellFactor).toFixed(2)}px`;
+        cell.style.paddingRight = `${(o.right * cellFactor).toFixed(2)}px`;
       });
     };
     // Type and padding shrink in proportion to the overflow; a few rounds settle it, since borders
@@ -100,24 +103,54 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
         level = (budget - rest) / k;
         if (k === sorted.length || level >= sorted[k]!) break;
       }
-      return { widths, level, broken: widths.filter((w) => w > level).length };
+      return { widths, level };
     };
-    // Smaller type is worth it only if it spares columns from breaking: a single long URL breaks
-    // anyway, and the rest of its table keeps the theme's type.
-    const atFloor = plan();
-    apply(1);
-    const atFull = plan();
-    if (atFull.broken > atFloor.broken) apply(factor);
-    const { widths, level } = atFull.broken > atFloor.broken ? atFloor : atFull;
     const colgroup = document.createElement('colgroup');
-    widths.forEach((w, column) => {
-      const col = document.createElement('col');
-      col.style.width = `${Math.max(1, Math.min(w, level)).toFixed(2)}px`;
-      colgroup.appendChild(col);
-      if (w > level) for (const row of Array.from(table.rows)) row.cells[column]?.classList.add('table-break-words');
-    });
-    table.insertBefore(colgroup, table.firstChild);
-    table.style.tableLayout = 'fixed';
+    const narrow = ({ widths, level }: ReturnType<typeof plan>) => {
+      colgroup.replaceChildren();
+      for (const cell of Array.from(table.querySelectorAll('.table-break-words'))) cell.classList.remove('table-break-words');
+      widths.forEach((w, column) => {
+        const col = document.createElement('col');
+        col.style.width = `${Math.max(1, Math.min(w, level)).toFixed(2)}px`;
+        colgroup.appendChild(col);
+        if (w > level) for (const row of Array.from(table.rows)) row.cells[column]?.classList.add('table-break-words');
+      });
+      table.insertBefore(colgroup, table.firstChild);
+      table.style.tableLayout = 'fixed';
+    };
+    const unnarrow = () => {
+      colgroup.remove();
+      table.style.tableLayout = '';
+      for (const cell of Array.from(table.querySelectorAll('.table-break-words'))) cell.classList.remove('table-break-words');
+    };
+    /** Cells with a word (letters, digits) drawn on more than one line. */
+    const brokenWords = () => {
+      const range = document.createRange();
+      const broken = (cell: Element) => {
+        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+          for (const match of node.data.matchAll(/[\p{L}\p{N}][\p{L}\p{N}.,%]*/gu)) {
+            range.setStart(node, match.index!);
+            range.setEnd(node, match.index! + match[0].length);
+            if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) return true;
+          }
+        }
+        return false;
+      };
+      return cells.filter(broken).length;
+    };
+    // Smaller type is kept only if it spares cells from breaking words: a single long URL breaks anyway,
+    // and the rest of its table keeps the theme's type.
+    narrow(plan());
+    const brokenAtFloor = brokenWords();
+    unnarrow();
+    apply(1);
+    narrow(plan());
+    if (brokenWords() > brokenAtFloor) {
+      unnarrow();
+      apply(factor);
+      narrow(plan());
+    }
   }
   const html = changed ? inner.innerHTML : null;
   root.replaceChildren();
