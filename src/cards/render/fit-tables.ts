@@ -6,7 +6,9 @@
 //   1. its cells' type and padding shrink together until the table fits, down to the theme's
 //      --table-min-font-size (10px by default, see themes/README.md);
 //   2. if it is still too wide, only the widest columns are narrowed, to a shared width that makes
-//      the table fit, and only their cells may break a word (class .table-break-words on the cell).
+//      the table fit, and only their cells may break a word (class .table-break-words on the cell);
+//      the smaller type of step 1 is kept only if it spares cells from breaking (a single URL that
+//      fits no card breaks anyway, and its table keeps the theme's type).
 // The result is the document's HTML with those sizes written into it, so every card of the request,
 // split or not, draws the table the same way.
 import type { Theme } from '../themes/theme-file.js';
