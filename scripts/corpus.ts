@@ -11,12 +11,10 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import sharp, { type OverlayOptions } from 'sharp';
-import { renderImages, type GenerateOptions } from '../src/cards/pipeline.js';
-import { projectRoot } from '../src/paths.js';
-import { Renderer } from '../src/cards/render/renderer.js';
-import { buildShellDocument } from '../src/cards/render/shell-document.js';
+import { createCards, normalizeRequest } from '../src/cards/index.js';
 import { splitModes } from '../src/cards/request/schema.js';
-import { loadThemes } from '../src/cards/themes/registry.js';
+import { loadCommandConfig } from '../src/config.js';
+import { projectRoot } from '../src/paths.js';
 import { corpusDocuments } from '../test/helpers/corpus.js';
 
 const { values: args } = parseArgs({
@@ -39,17 +37,17 @@ const sheetBackground = '#e8eaee';
 
 interface Job {
   label: string;
-  options: Partial<GenerateOptions> & { markdown: string };
+  body: Record<string, unknown>;
 }
 
-const themes = loadThemes();
-const builtin = themes.themes.filter((theme) => theme.builtin);
+const cards = createCards({ settings: { ...loadCommandConfig(), renderConcurrency: 1, renderCache: undefined }, log: pino({ level: 'warn' }) });
+const builtin = cards.themes.themes.filter((theme) => theme.builtin);
 const documents = corpusDocuments();
 const jobs: Job[] = [];
 for (const [d, document] of documents.entries()) {
   for (const [m, splitMode] of splitModes.entries()) {
     const theme = builtin[(d * splitModes.length + m) % builtin.length]!;
-    jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, options: { markdown: document.markdown, theme: theme.id, splitMode } });
+    jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, body: { markdown: document.markdown, theme: theme.id, splitMode } });
   }
 }
 // The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
@@ -57,17 +55,10 @@ const readme = documents[0]!.markdown;
 const lruCache = documents.find((document) => document.name.startsWith('lru-cache'))!.markdown;
 const excerpt = lruCache.slice(0, lruCache.lastIndexOf('\n\n', 900));
 for (const theme of ['cyberpunk', 'notebook', 'japanese-magazine', 'social-purple', 'darktech', 'coil-notebook']) {
-  jobs.push({ label: `200×200 · ${theme}`, options: { markdown: excerpt, theme, width: 200, height: 200, splitMode: 'autoSplit' } });
-  jobs.push({ label: `1080×1440 fontScale 2.5 · ${theme}`, options: { markdown: readme, theme, width: 1080, height: 1440, fontScale: 2.5, overHiddenMode: true } });
+  jobs.push({ label: `200×200 · ${theme}`, body: { markdown: excerpt, theme, width: 200, height: 200, splitMode: 'autoSplit' } });
+  jobs.push({ label: `1080×1440 fontScale 2.5 · ${theme}`, body: { markdown: readme, theme, width: 1080, height: 1440, fontScale: 2.5, overHiddenMode: true } });
 }
 
-const renderer = new Renderer({
-  shellHtml: buildShellDocument(themes),
-  concurrency: 1,
-  queueMax: 1,
-  chromiumPath: process.env.CHROMIUM_PATH,
-  log: pino({ level: 'warn' }),
-});
 
 async function label(text: string): Promise<Buffer> {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -76,15 +67,12 @@ async function label(text: string): Promise<Buffer> {
 }
 
 const started = Date.now();
-await renderer.start();
+await cards.start();
 const tiles: Array<{ png: Buffer; height: number }> = [];
 try {
   for (const [n, job] of jobs.entries()) {
-    const options: GenerateOptions = {
-      width: 440, height: 586, splitMode: 'noSplit', mdxMode: false, overHiddenMode: false, format: 'png', scale: 1, fontScale: 1,
-      ...job.options,
-    };
-    const { images } = await renderImages({ renderer, themes }, options, AbortSignal.timeout(120_000));
+    const request = normalizeRequest({ scale: 1, format: 'png', ...job.body });
+    const { images } = await cards.render(request, AbortSignal.timeout(120_000));
     for (const [i, image] of images.slice(0, cardsPerRequest).entries()) {
       if (args.tiles) {
         fs.mkdirSync(args.tiles, { recursive: true });
@@ -102,14 +90,16 @@ try {
     }
   }
 } finally {
-  await renderer.close();
+  await cards.close();
 }
 
 const placements: OverlayOptions[] = [];
 let top = gap;
 for (let start = 0; start < tiles.length; start += columns) {
   const row = tiles.slice(start, start + columns);
-  row.forEach((tile, index) => placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top }));
+  row.forEach((tile, index) => {
+    placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top });
+  });
   top += Math.max(...row.map((tile) => tile.height)) + gap;
 }
 const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);

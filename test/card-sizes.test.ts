@@ -25,14 +25,14 @@ describe('card sizes', () => {
   for (const { splitModes, ...size } of sizes) {
     it(`keeps decorations inside the card and off the text at ${size.width}×${size.height} in every theme`, async () => {
       const problems: string[] = [];
-      for (const theme of service.app.themes.themes.filter((candidate) => candidate.builtin)) {
+      for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
         for (const splitMode of splitModes) {
           const { images, cards } = await renderWithGeometry(service, { markdown, theme: theme.id, ...size, splitMode, scale: 1 });
           for (const image of images) {
             assert.equal(image.width, size.width, `${theme.id} ${splitMode}: image width`);
             if (splitMode === 'autoSplit') assert.equal(image.height, size.height, `${theme.id} ${splitMode}: image height`);
           }
-          cards.forEach((card, index) => problems.push(...layoutProblems(card, `${theme.id} ${splitMode} card ${index + 1}`)));
+          for (const [index, card] of cards.entries()) problems.push(...layoutProblems(card, `${theme.id} ${splitMode} card ${index + 1}`));
           // The title is never pushed off the first card by the decorations.
           assert.ok(cards[0]!.lines.some((line) => line.heading), `${theme.id} ${splitMode}: the title is on the first card`);
         }

@@ -20,7 +20,7 @@ describe('corpus', () => {
 
   it('lays real documents out cleanly in every theme and split mode', async () => {
     const documents = corpusDocuments();
-    const themes = service.app.themes.themes.filter((theme) => theme.builtin);
+    const themes = service.app.cards.themes.themes.filter((theme) => theme.builtin);
     assert.ok(documents.length * splitModes.length >= themes.length, 'every theme gets a document');
     const problems: string[] = [];
     const used = new Set<string>();

@@ -60,9 +60,9 @@ export interface GeometryRequest {
 }
 
 export async function renderWithGeometry(service: RunningService, request: GeometryRequest): Promise<{ images: RenderedImage[]; cards: CardGeometry[] }> {
-  const { theme, mode } = service.app.themes.resolve(request.theme, request.themeMode);
+  const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
-  return service.app.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+  return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
     const images = await renderCards(page, {
       theme,
       mode,
