@@ -36,12 +36,13 @@ describe('OpenAPI document', () => {
 
   it('documents every request field with its type, bounds and default', () => {
     const properties = generate.requestBody.content['application/json'].schema.properties;
-    assert.deepEqual(Object.keys(properties).sort(), ['format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'width']);
+    assert.deepEqual(Object.keys(properties).sort(), ['fontScale', 'format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'width']);
     assert.equal(valueBranch(properties.markdown).maxLength, 100_000);
     assert.equal(properties.markdown.default, '# Hello, cardwright');
     assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [200, 2000, 440]);
     assert.deepEqual([valueBranch(properties.height).minimum, valueBranch(properties.height).maximum, properties.height.default], [200, 4000, 586]);
     assert.deepEqual([valueBranch(properties.scale).minimum, valueBranch(properties.scale).maximum, properties.scale.default], [1, 3, 2]);
+    assert.deepEqual([valueBranch(properties.fontScale).minimum, valueBranch(properties.fontScale).maximum, properties.fontScale.default], [0.5, 4, 1]);
     assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit']);
     assert.equal(properties.splitMode.default, 'noSplit');
     assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp']);
@@ -186,6 +187,7 @@ function generatedBodies(count: number): Record<string, unknown>[] {
     overHiddenMode: { valid: [true, false, null], invalid: ['yes', 1] },
     format: { valid: ['png', 'jpeg', 'webp', null], invalid: ['PNG', 'bmp'] },
     scale: { valid: [1, 1.5, null], invalid: [0, 3.5, '2'] },
+    fontScale: { valid: [0.5, 1, 2.5, null], invalid: [0.4, 4.5, '2'] },
   };
   return Array.from({ length: count }, () => {
     const body: Record<string, unknown> = {};

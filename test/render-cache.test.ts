@@ -46,12 +46,13 @@ describe('render cache', () => {
     assert.equal(second.json.images[0].url, first.json.images[0].url);
   });
 
-  it('never crosses formats, scales, modes, sizes or content', async () => {
+  it('never crosses formats, scales, font scales, modes, sizes or content', async () => {
     const base = { markdown: '# Variants' };
     const variants = [
       base,
       { ...base, format: 'jpeg' },
       { ...base, scale: 1 },
+      { ...base, fontScale: 1.5 },
       { ...base, themeMode: 'dark-mode' },
       { ...base, width: 500 },
       { ...base, overHiddenMode: true },

@@ -14,6 +14,7 @@ export function requestBody(settings, theme) {
     overHiddenMode: settings.overHiddenMode,
     format: settings.format,
     scale: settings.scale,
+    fontScale: settings.fontScale ?? 1,
   };
 }
 
@@ -34,7 +35,7 @@ export function curlCommand(origin, body) {
 }
 
 /** Request fields, most specific first ("themeMode" before "theme"). */
-const fieldNames = ['themeMode', 'theme', 'markdown', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale'];
+const fieldNames = ['themeMode', 'theme', 'markdown', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'fontScale', 'scale'];
 const fieldPattern = new RegExp(`\\b(${fieldNames.join('|')})\\b`);
 
 /**

@@ -15,6 +15,10 @@ const sizePresets = [
   { id: '9:16', width: 440, height: 782, hint: 'Story' },
   { id: '1:1', width: 500, height: 500, hint: 'Square' },
   { id: 'A4', width: 595, height: 842, hint: 'Print' },
+  // Full-resolution platform sizes: the image is width × height pixels at scale 1, and fontScale
+  // sets the type as large as on a 440-px card (README.md, "Sizes for each platform").
+  { id: 'IG', width: 1080, height: 1350, hint: 'Instagram', fontScale: 2.5, scale: 1 },
+  { id: 'RED', width: 1242, height: 1660, hint: 'Xiaohongshu', fontScale: 2.8, scale: 1 },
 ];
 
 /**
@@ -242,7 +246,10 @@ function setupSize() {
       if (!input.checked) return;
       ui.width.value = String(preset.width);
       ui.height.value = String(preset.height);
-      update({ width: preset.width, height: preset.height });
+      const fontScale = preset.fontScale ?? 1;
+      const scale = preset.scale ?? settings.scale;
+      ui.scale.value = String(scale);
+      update({ width: preset.width, height: preset.height, fontScale, scale });
     });
     list.append(h('label', { class: 'preset', 'data-preset': preset.id, title: `${preset.width}×${preset.height}` },
       input, shape, h('strong', {}, preset.id), h('small', {}, `${preset.width}×${preset.height}`)));

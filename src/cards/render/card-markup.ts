@@ -13,14 +13,30 @@ export interface CardMarkupOptions {
   contentHtml: string;
   /** "2/5"-style page label drawn in the footer; empty for a single card. */
   pageLabel?: string;
+  /** The request's fontScale (default 1); see cardGeometry. */
+  fontScale?: number;
+}
+
+/**
+ * How a card of `width`×`height` image px (per unit of `scale`) is laid out at `fontScale`: as a card
+ * of width/fontScale × height/fontScale CSS px captured at scale × fontScale device px per CSS px.
+ * Every length of a theme (type, spacing, borders, decorations) is thereby multiplied by fontScale
+ * while the image keeps the requested size, and pagination, which measures in CSS px, is unchanged.
+ */
+export function cardGeometry(width: number, height: number, scale: number, fontScale = 1): { width: number; height: number; deviceScale: number } {
+  return { width: width / fontScale, height: height / fontScale, deviceScale: scale * fontScale };
 }
 
 export function cardMarkup(options: CardMarkupOptions): string {
   const classes = ['card', 'markdown-body', options.theme.className];
   if (options.mode) classes.push(options.mode);
   if (options.fixedHeight) classes.push('fixed-height');
+  const fontScale = options.fontScale ?? 1;
+  const { width, height } = cardGeometry(options.width, options.height, 1, fontScale);
+  // --font-scale lets a theme keep a hairline a hairline: calc(1px / var(--font-scale)).
+  const scaleProperty = fontScale === 1 ? '' : `;--font-scale:${fontScale}`;
   return (
-    `<div class="${classes.join(' ')}" style="--card-width:${options.width}px;--card-height:${options.height}px">` +
+    `<div class="${classes.join(' ')}" style="--card-width:${width}px;--card-height:${height}px${scaleProperty}">` +
     '<section class="card-header"></section>' +
     `<section class="card-content"><div class="card-content-inner">${options.contentHtml}</div></section>` +
     `<section class="card-footer"><section class="card-footer-inner"><span class="page">${options.pageLabel ?? ''}</span></section></section>` +

@@ -3,7 +3,7 @@
 // evaluation (the modules of ./paginate/, bundled by pagination-script.ts), so a request pays for
 // one layout of its document, not a trial render per card.
 import type { Theme } from '../themes/theme-file.js';
-import { cardMarkup } from './card-markup.js';
+import { cardGeometry, cardMarkup } from './card-markup.js';
 import type { PaginationInput, PaginationResult } from './paginate/types.js';
 import { bundleGlobalName, paginationScript } from './pagination-script.js';
 import type { RenderPage } from './render-page.js';
@@ -20,6 +20,8 @@ export interface PaginationRequest {
   height: number;
   /** Device pixels per CSS px of the capture: text is measured under the scale it is drawn at. */
   scale: number;
+  /** Multiplies the theme's type and spacing (see cardGeometry). */
+  fontScale?: number;
   splitMode: 'autoSplit' | 'hrSplit';
   overHiddenMode: boolean;
   contentHtml: string;
@@ -37,7 +39,7 @@ export interface PaginateOptions {
  */
 export async function paginate(page: RenderPage, request: PaginationRequest, options: PaginateOptions = {}): Promise<PaginationResult> {
   const card = (fixedHeight: boolean) =>
-    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fixedHeight, contentHtml: '' });
+    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fontScale: request.fontScale, fixedHeight, contentHtml: '' });
   const input: PaginationInput = {
     cardTemplate: card(true),
     measureTemplate: card(false),
@@ -49,7 +51,8 @@ export async function paginate(page: RenderPage, request: PaginationRequest, opt
     report: options.report ?? false,
   };
   const expression = await paginationCall(input);
-  await page.useDeviceMetrics(request.width, request.scale);
+  const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
   return page.evaluate<PaginationResult>(expression);
 }
 

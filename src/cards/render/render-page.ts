@@ -26,13 +26,26 @@ export interface TextFonts {
   fonts: Array<{ familyName: string; isCustomFont: boolean; glyphCount: number }>;
 }
 
+/** Where one ::before / ::after of a card is drawn (see RenderPage.pseudoElementBoxes). */
+export interface PseudoElementBox {
+  /** Index of the card among the cards on the page. */
+  card: number;
+  /** Class attribute (or tag name) of the element that generates it. */
+  owner: string;
+  pseudo: string;
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
 export interface CaptureOptions {
   scale: number;
   format: ImageFormat;
 }
 
 /** Quality for the lossy formats: visually lossless for text on flat colours. */
-const lossyQuality = 90;
+export const lossyQuality = 90;
 
 export class RenderPage {
   /** The viewport as last set; the height is whatever the last capture needed. */
@@ -80,9 +93,12 @@ export class RenderPage {
       void root.offsetHeight;
       await document.fonts.ready;
       return Array.from(root.children as HTMLCollectionOf<HTMLElement>, (card) => {
-        // Whole CSS pixels, so an image is exactly height × scale pixels with no half-covered row.
-        const fractional = card.getBoundingClientRect().height;
-        if (!Number.isInteger(fractional)) card.style.height = `${Math.ceil(fractional)}px`;
+        // Whole card pixels (CSS px × the card's --font-scale), so an image is exactly
+        // height × scale pixels with no half-covered row.
+        const fontScale = parseFloat(getComputedStyle(card).getPropertyValue('--font-scale')) || 1;
+        const fractional = card.getBoundingClientRect().height * fontScale;
+        const whole = Math.round(fractional);
+        if (Math.abs(fractional - whole) > 1e-3) card.style.height = `${Math.ceil(fractional) / fontScale}px`;
         const box = card.getBoundingClientRect();
         return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
       });
@@ -155,6 +171,45 @@ export class RenderPage {
       return result;
     } finally {
       await this.session.send('CSS.disable');
+      await this.session.send('DOM.disable');
+    }
+  }
+
+  /**
+   * The border box of every ::before / ::after drawn in the cards on the page, in CSS px relative to
+   * the page's top-left corner, with the card it belongs to and the class of the element that
+   * generates it. Theme decorations are drawn this way (themes/README.md), so this is what shows
+   * whether they stay inside the card and clear of the text. Call it after layout(), before clear().
+   */
+  async pseudoElementBoxes(): Promise<PseudoElementBox[]> {
+    await this.session.send('DOM.enable');
+    try {
+      await this.session.send('Runtime.evaluate', { expression: 'window.scrollTo(0, 0)' });
+      const { root } = await this.session.send('DOM.getDocument', { depth: -1 });
+      const found: Array<{ nodeId: number; card: number; owner: string; pseudo: string }> = [];
+      let cardIndex = -1;
+      const visit = (node: typeof root, insideCards: boolean, depth: number): void => {
+        const attributes = node.attributes ?? [];
+        const className = attributes[attributes.indexOf('class') + 1] ?? '';
+        if (insideCards && depth === 0 && node.nodeType === 1) cardIndex++;
+        if (insideCards) for (const pseudo of node.pseudoElements ?? []) found.push({ nodeId: pseudo.nodeId, card: cardIndex, owner: attributes.includes('class') ? className : node.localName, pseudo: pseudo.pseudoType ?? '' });
+        const isCards = attributes.join(' ').includes('id cards');
+        for (const child of node.children ?? []) visit(child, insideCards || isCards, isCards ? 0 : insideCards ? depth + 1 : depth);
+      };
+      visit(root, false, 0);
+      const boxes: PseudoElementBox[] = [];
+      for (const item of found) {
+        const model = await this.session.send('DOM.getBoxModel', { nodeId: item.nodeId }).catch(() => undefined);
+        if (!model) continue;
+        const quad = model.model.border;
+        const xs = [quad[0]!, quad[2]!, quad[4]!, quad[6]!];
+        const ys = [quad[1]!, quad[3]!, quad[5]!, quad[7]!];
+        const left = Math.min(...xs);
+        const top = Math.min(...ys);
+        boxes.push({ card: item.card, owner: item.owner, pseudo: item.pseudo, left, top, right: Math.max(...xs), bottom: Math.max(...ys) });
+      }
+      return boxes;
+    } finally {
       await this.session.send('DOM.disable');
     }
   }

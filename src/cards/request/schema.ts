@@ -19,6 +19,8 @@ export const limits = {
   width: { min: 200, max: 2000, default: 440 },
   height: { min: 200, max: 4000, default: 586 },
   scale: { min: 1, max: 3, default: 2 },
+  /** Multiplies the theme's type, spacing and decorations (see README.md, "Sizes for each platform"). */
+  fontScale: { min: 0.5, max: 4, default: 1 },
 } as const;
 
 export const defaultMarkdown = '# Hello, cardwright';
@@ -46,6 +48,15 @@ export const GenerateBody = Type.Object(
     scale: Type.Optional(
       orNull(Type.Number({ minimum: limits.scale.min, maximum: limits.scale.max, description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max}` })),
     ),
+    fontScale: Type.Optional(
+      orNull(
+        Type.Number({
+          minimum: limits.fontScale.min,
+          maximum: limits.fontScale.max,
+          description: `factor on the theme's type and spacing, ${limits.fontScale.min}–${limits.fontScale.max}`,
+        }),
+      ),
+    ),
   },
   { additionalProperties: true },
 );
@@ -70,4 +81,5 @@ export const requestDefaults: Omit<CardRequest, 'theme' | 'themeMode'> = {
   overHiddenMode: false,
   format: 'png',
   scale: limits.scale.default,
+  fontScale: limits.fontScale.default,
 };

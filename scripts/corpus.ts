@@ -1,0 +1,109 @@
+// `npm run corpus`: renders the corpus (test/helpers/corpus.ts: package READMEs from node_modules
+// and texts in eight scripts) through the real pipeline, each document in each split mode in a
+// different theme exactly as test/corpus.test.ts does, plus the sizes that are hard on themes
+// (200×200, and 1080×1440 with fontScale), and composes a contact sheet, docs/corpus.jpg, to look
+// at by eye: tables, small print, scripts, truncation and decorations at work.
+//
+//   npm run corpus                          docs/corpus.jpg
+//   npm run corpus -- --tiles out/          also keep every card as out/<n>-<document>-<theme>-<mode>-<card>.png
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import sharp, { type OverlayOptions } from 'sharp';
+import { createCards, normalizeRequest } from '../src/cards/index.js';
+import { splitModes } from '../src/cards/request/schema.js';
+import { loadCommandConfig } from '../src/config.js';
+import { projectRoot } from '../src/paths.js';
+import { corpusDocuments } from '../test/helpers/corpus.js';
+
+const { values: args } = parseArgs({
+  options: {
+    out: { type: 'string', default: path.join(projectRoot, 'docs', 'corpus.jpg') },
+    tiles: { type: 'string' },
+    columns: { type: 'string', default: '10' },
+  },
+});
+const columns = Number(args.columns);
+/** Tiles are drawn at this width on the sheet, whatever the card's size. */
+const tileWidth = 330;
+/** A growing (noSplit) card is shown down to this height on the sheet. */
+const maxTileHeight = 900;
+/** Cards shown per request: enough to see a split and its continuation. */
+const cardsPerRequest = 2;
+const labelHeight = 26;
+const gap = 16;
+const sheetBackground = '#e8eaee';
+
+interface Job {
+  label: string;
+  body: Record<string, unknown>;
+}
+
+const cards = createCards({ settings: { ...loadCommandConfig(), renderConcurrency: 1, renderCache: undefined }, log: pino({ level: 'warn' }) });
+const builtin = cards.themes.themes.filter((theme) => theme.builtin);
+const documents = corpusDocuments();
+const jobs: Job[] = [];
+for (const [d, document] of documents.entries()) {
+  for (const [m, splitMode] of splitModes.entries()) {
+    const theme = builtin[(d * splitModes.length + m) % builtin.length]!;
+    jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, body: { markdown: document.markdown, theme: theme.id, splitMode } });
+  }
+}
+// The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
+const readme = documents[0]!.markdown;
+const lruCache = documents.find((document) => document.name.startsWith('lru-cache'))!.markdown;
+const excerpt = lruCache.slice(0, lruCache.lastIndexOf('\n\n', 900));
+for (const theme of ['cyberpunk', 'notebook', 'japanese-magazine', 'social-purple', 'darktech', 'coil-notebook']) {
+  jobs.push({ label: `200×200 · ${theme}`, body: { markdown: excerpt, theme, width: 200, height: 200, splitMode: 'autoSplit' } });
+  jobs.push({ label: `1080×1440 fontScale 2.5 · ${theme}`, body: { markdown: readme, theme, width: 1080, height: 1440, fontScale: 2.5, overHiddenMode: true } });
+}
+
+
+async function label(text: string): Promise<Buffer> {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${tileWidth}" height="${labelHeight}"><text x="0" y="17" font-family="monospace" font-size="12" font-weight="700" fill="#22262e">${escaped}</text></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
+const started = Date.now();
+await cards.start();
+const tiles: Array<{ png: Buffer; height: number }> = [];
+try {
+  for (const [n, job] of jobs.entries()) {
+    const request = normalizeRequest({ scale: 1, format: 'png', ...job.body });
+    const { images } = await cards.render(request, AbortSignal.timeout(120_000));
+    for (const [i, image] of images.slice(0, cardsPerRequest).entries()) {
+      if (args.tiles) {
+        fs.mkdirSync(args.tiles, { recursive: true });
+        const stem = `${n}-${job.label.replace(/[^\w]+/g, '-')}-${i + 1}`.replace(/-+/g, '-');
+        fs.writeFileSync(path.join(args.tiles, `${stem}.png`), image.data);
+      }
+      const card = await sharp(image.data).resize({ width: tileWidth }).toBuffer({ resolveWithObject: true });
+      const height = Math.min(card.info.height, maxTileHeight);
+      const cropped = await sharp(card.data).extract({ left: 0, top: 0, width: tileWidth, height }).png().toBuffer();
+      const tile = await sharp({ create: { width: tileWidth, height: height + labelHeight, channels: 3, background: sheetBackground } })
+        .composite([{ input: await label(`${job.label}${images.length > 1 ? ` ${i + 1}/${images.length}` : ''}`), left: 0, top: 0 }, { input: cropped, left: 0, top: labelHeight }])
+        .png()
+        .toBuffer();
+      tiles.push({ png: tile, height: height + labelHeight });
+    }
+  }
+} finally {
+  await cards.close();
+}
+
+const placements: OverlayOptions[] = [];
+let top = gap;
+for (let start = 0; start < tiles.length; start += columns) {
+  const row = tiles.slice(start, start + columns);
+  row.forEach((tile, index) => {
+    placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top });
+  });
+  top += Math.max(...row.map((tile) => tile.height)) + gap;
+}
+const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);
+fs.mkdirSync(path.dirname(args.out), { recursive: true });
+const sheet = sharp({ create: { width, height: top, channels: 3, background: sheetBackground } }).composite(placements);
+const info = await (args.out.endsWith('.png') ? sheet.png() : sheet.jpeg({ quality: 78, mozjpeg: true })).toFile(args.out);
+console.log(`${tiles.length} cards from ${jobs.length} requests → ${path.relative(process.cwd(), args.out)} ${info.width}×${info.height}, ${(info.size / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s`);

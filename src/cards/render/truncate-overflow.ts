@@ -1,0 +1,56 @@
+// overHiddenMode: a card whose content does not fit ends at its last whole line, and shows that the
+// text goes on. Runs in the render page after the cards are laid out and before they are captured.
+//
+// For every fixed-height card whose content reaches past its content box, the cut is moved up from
+// the content box's bottom until no line of text, image or other atomic box crosses it. The card
+// then gets the class .content-truncated and, on .card-content-inner, --truncate-at (the cut, in px
+// from the top of .card-content-inner). themes/_base.css hides everything below the cut and fades
+// the lines above it out over --truncation-fade; a theme may restyle both, or add a mark of its own
+// with `.card.content-truncated .card-content::after` (themes/README.md).
+import type { RenderPage } from './render-page.js';
+
+/** Marks the truncated cards on the page; returns how many there were. */
+export async function truncateOverflow(page: RenderPage): Promise<number> {
+  return page.evaluate<number>(`(() => { const __name = (target) => target; return (${truncateOverflowInPage.toString()})(); })()`);
+}
+
+/** Runs in the page (self-contained, like paginate-in-page.ts). */
+export function truncateOverflowInPage(): number {
+  const px = (value: string) => parseFloat(value) || 0;
+  const range = document.createRange();
+  let truncated = 0;
+  for (const card of Array.from(document.querySelectorAll('#cards > .card.fixed-height')) as HTMLElement[]) {
+    const content = card.querySelector('.card-content');
+    const inner = card.querySelector('.card-content-inner') as HTMLElement | null;
+    if (!content || !inner) continue;
+    const cs = getComputedStyle(content);
+    const limit = content.getBoundingClientRect().bottom - px(cs.paddingBottom) - px(cs.borderBottomWidth);
+    const innerTop = inner.getBoundingClientRect().top;
+    const boxes: Array<{ top: number; bottom: number }> = [];
+    const walker = document.createTreeWalker(inner, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        if (!/\S/.test((node as Text).data)) continue;
+        range.selectNodeContents(node);
+        for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) boxes.push({ top: r.top, bottom: r.bottom });
+      } else if (/^(IMG|SVG|VIDEO|CANVAS|INPUT|HR)$/i.test((node as Element).tagName) || (node as Element).classList.contains('katex-display')) {
+        const r = (node as Element).getBoundingClientRect();
+        if (r.height > 0) boxes.push({ top: r.top, bottom: r.bottom });
+      }
+    }
+    if (!boxes.some((box) => box.bottom > limit + 0.5)) continue;
+    // Move the cut above every box that crosses it, until none does.
+    let cut = limit;
+    for (;;) {
+      const crossing = boxes.filter((box) => box.top < cut - 0.5 && box.bottom > cut + 0.5);
+      if (crossing.length === 0) break;
+      cut = Math.min(...crossing.map((box) => box.top));
+    }
+    // Nothing whole fits (one line or picture taller than the card): clip at the edge as before.
+    if (cut <= innerTop + 1) cut = limit;
+    card.classList.add('content-truncated');
+    inner.style.setProperty('--truncate-at', `${(cut - innerTop).toFixed(2)}px`);
+    truncated++;
+  }
+  return truncated;
+}

@@ -1,0 +1,43 @@
+// Every theme at the smallest and the largest card the API accepts (200×200 and 2000×4000): its
+// header, footer and ornaments scale, simplify or hide instead of colliding with the title or the
+// text, and no ring, tape or stamp is cut by the card's edge, whether the card grows with its
+// content (noSplit) or is exactly its height (autoSplit). See README.md, "Sizes for each platform".
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+const markdown = '# Title of the card\n\nA short paragraph of body text that wraps over a few lines.\n\n> A quote to close.';
+
+// At 2000×4000 a growing card is as tall as a fixed one (the content is short), so autoSplit covers both.
+const sizes = [
+  { width: 200, height: 200, splitModes: ['noSplit', 'autoSplit'] },
+  { width: 2000, height: 4000, splitModes: ['autoSplit'] },
+] as const;
+
+describe('card sizes', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  for (const { splitModes, ...size } of sizes) {
+    it(`keeps decorations inside the card and off the text at ${size.width}×${size.height} in every theme`, async () => {
+      const problems: string[] = [];
+      for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
+        for (const splitMode of splitModes) {
+          const { images, cards } = await renderWithGeometry(service, { markdown, theme: theme.id, ...size, splitMode, scale: 1 });
+          for (const image of images) {
+            assert.equal(image.width, size.width, `${theme.id} ${splitMode}: image width`);
+            if (splitMode === 'autoSplit') assert.equal(image.height, size.height, `${theme.id} ${splitMode}: image height`);
+          }
+          for (const [index, card] of cards.entries()) problems.push(...layoutProblems(card, `${theme.id} ${splitMode} card ${index + 1}`));
+          // The title is never pushed off the first card by the decorations.
+          assert.ok(cards[0]!.lines.some((line) => line.heading), `${theme.id} ${splitMode}: the title is on the first card`);
+        }
+      }
+      assert.deepEqual(problems, []);
+    });
+  }
+});

@@ -1,0 +1,48 @@
+// Real documents, not written for cardwright (test/helpers/corpus.ts: package READMEs from
+// node_modules and texts in eight scripts), rendered in every theme and every split mode, checked
+// the way a reader checks the cards: no line of text past the card's edge, no word or number in a
+// table broken while another column could give room (README.md, "Markdown and MDX"), and the theme's
+// decorations inside the card and clear of the text. Each document takes each split mode in a
+// different theme, so the themes rotate through the corpus and every theme is covered.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { splitModes } from '../src/cards/request/schema.js';
+import { corpusDocuments } from './helpers/corpus.js';
+import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+describe('corpus', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  it('lays real documents out cleanly in every theme and split mode', async () => {
+    const documents = corpusDocuments();
+    const themes = service.app.cards.themes.themes.filter((theme) => theme.builtin);
+    assert.ok(documents.length * splitModes.length >= themes.length, 'every theme gets a document');
+    const problems: string[] = [];
+    const used = new Set<string>();
+    for (const [d, document] of documents.entries()) {
+      for (const [m, splitMode] of splitModes.entries()) {
+        const theme = themes[(d * splitModes.length + m) % themes.length]!;
+        used.add(theme.id);
+        const label = `${document.name} in ${theme.id} (${splitMode})`;
+        const { images, cards } = await renderWithGeometry(service, { markdown: document.markdown, theme: theme.id, splitMode, scale: 1 });
+        assert.ok(images.length >= 1, `${label}: rendered`);
+        for (const image of images) {
+          assert.equal(image.width, 440, `${label}: image width`);
+          if (splitMode !== 'noSplit') assert.equal(image.height, 586, `${label}: image height`);
+        }
+        cards.forEach((card, index) => {
+          const where = `${label}, card ${index + 1}`;
+          problems.push(...layoutProblems(card, where));
+          for (const broken of card.brokenWords.filter((word) => !word.allowed)) problems.push(`${where}: table word "${broken.word}" broken`);
+        });
+      }
+    }
+    assert.equal(used.size, themes.length, 'every theme was used');
+    assert.deepEqual(problems, []);
+  });
+});

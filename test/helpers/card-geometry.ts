@@ -1,0 +1,224 @@
+// Renders a request through the service's own pipeline on one of its warm pages and reads back
+// what a reader would check on the images: where every line of text, table word and theme
+// decoration was drawn, card by card. Shared by the corpus and card-size tests.
+import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
+import { renderCards, type RenderedImage, type SplitMode } from '../../src/cards/render/render-cards.js';
+import type { PseudoElementBox, RenderPage } from '../../src/cards/render/render-page.js';
+import type { RunningService } from './service.js';
+
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface TextLine extends Rect {
+  text: string;
+  /** The line belongs to a heading (the card's title). */
+  heading: boolean;
+}
+
+export interface CardGeometry {
+  card: Rect;
+  /** The content box of .card-content: where text may be drawn. */
+  content: Rect;
+  /** Whether the card is exactly its height (split cards, overHiddenMode). */
+  fixedHeight: boolean;
+  /** Where overHiddenMode ended the content (page y of the cut), when it did not fit. */
+  truncatedAt?: number;
+  lines: TextLine[];
+  /** The border boxes of the tables, and the font size of every table cell, in CSS px. */
+  tables: Rect[];
+  tableFontSizes: number[];
+  /** Words of table cells drawn on more than one line, and whether the cell allows it. */
+  brokenWords: Array<{ word: string; allowed: boolean }>;
+  decorations: Decoration[];
+}
+
+export interface Decoration extends PseudoElementBox {
+  /** Drawn soft (blurred or mostly transparent): a wash or glow, which may run off the card. */
+  soft: boolean;
+  /** Text lines it is painted over (not under), by the page's own hit testing. */
+  covers: string[];
+  /** It draws text (a header title, a date, a page label). */
+  label: boolean;
+  /** A text label (header title, date, page label) that wrapped onto more lines than it has room for. */
+  wrapped: boolean;
+}
+
+export interface GeometryRequest {
+  markdown: string;
+  theme?: string;
+  themeMode?: string;
+  width?: number;
+  height?: number;
+  splitMode?: SplitMode;
+  overHiddenMode?: boolean;
+  fontScale?: number;
+  scale?: number;
+}
+
+export async function renderWithGeometry(service: RunningService, request: GeometryRequest): Promise<{ images: RenderedImage[]; cards: CardGeometry[] }> {
+  const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
+  const { html } = await renderMarkdown(request.markdown);
+  return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+    const images = await renderCards(page, {
+      theme,
+      mode,
+      width: request.width ?? 440,
+      height: request.height ?? 586,
+      scale: request.scale ?? 1,
+      fontScale: request.fontScale ?? 1,
+      format: 'png',
+      splitMode: request.splitMode ?? 'noSplit',
+      overHiddenMode: request.overHiddenMode ?? false,
+      contentHtml: html,
+    });
+    const cards = await readGeometry(page);
+    return { images, cards };
+  });
+}
+
+async function readGeometry(page: RenderPage): Promise<CardGeometry[]> {
+  const decorations = (await page.pseudoElementBoxes()).filter(isCardDecoration);
+  // `__name`: the TypeScript loader wraps named inner functions in it (see src/cards/render/paginate.ts).
+  return page.evaluate<CardGeometry[]>(`(() => { const __name = (target) => target; return (${inPage.toString()})(${JSON.stringify(decorations)}); })()`);
+}
+
+/** Runs in the page: geometry of every card in #cards, in CSS px from the page's top-left corner. */
+function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
+  window.scrollTo(0, 0);
+  // Hit testing sees decorations only where they take pointer events; make them all take them.
+  const probeStyle = document.createElement('style');
+  probeStyle.textContent = '#cards *::before, #cards *::after { pointer-events: auto !important; }';
+  document.head.appendChild(probeStyle);
+  const rect = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  const px = (value: string) => parseFloat(value) || 0;
+  const range = document.createRange();
+  const wordPattern = /[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}.,%]*/gu;
+  const result = Array.from(document.querySelectorAll('#cards > .card'), (card, cardIndex) => {
+    const content = card.querySelector('.card-content')!;
+    const cs = getComputedStyle(content);
+    const box = content.getBoundingClientRect();
+    const lines: TextLine[] = [];
+    const brokenWords: Array<{ word: string; allowed: boolean }> = [];
+    const walker = document.createTreeWalker(card.querySelector('.card-content-inner')!, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      if (!/\S/.test(node.data) || node.parentElement!.closest('.katex-mathml, .sr-only')) continue;
+      range.selectNodeContents(node);
+      const heading = node.parentElement!.closest('h1, h2, h3') !== null;
+      for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) lines.push({ ...rect(r), text: node.data.slice(0, 30), heading });
+      const cell = node.parentElement!.closest('td, th');
+      if (!cell) continue;
+      for (const match of node.data.matchAll(wordPattern)) {
+        range.setStart(node, match.index!);
+        range.setEnd(node, match.index! + match[0].length);
+        const tops = new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top)));
+        if (tops.size > 1) brokenWords.push({ word: match[0], allowed: cell.matches('.table-break-words, .table-break-words *') });
+      }
+    }
+    const owners = [card, ...Array.from(card.querySelectorAll('.card-header, .card-content, .card-footer, .card-footer-inner, .page'))];
+    const cardDecorations: Decoration[] = decorations
+      .filter((d) => d.card === cardIndex)
+      .map((d) => {
+        const owner = owners.find((el) => (el.getAttribute('class') ?? el.localName) === d.owner);
+        const style = owner ? getComputedStyle(owner, `::${d.pseudo}`) : undefined;
+        const soft = style ? /blur/.test(style.filter) || parseFloat(style.opacity) < 0.6 : false;
+        // A label (text content) taller than two of its lines has wrapped: it no longer fits.
+        const label = style ? /^["']/.test(style.content) && style.content.length > 3 && !/pre/.test(style.whiteSpace) && !/vertical/.test(style.writingMode) : false;
+        const lineHeight = style ? parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.3 : 0;
+        const wrapped = label && d.bottom - d.top - (parseFloat(style!.paddingTop) || 0) - (parseFloat(style!.paddingBottom) || 0) > lineHeight * 1.9;
+        const covers: string[] = [];
+        for (const line of lines) {
+          const left = Math.max(line.left, d.left) + 1;
+          const right = Math.min(line.right, d.right) - 1;
+          const top = Math.max(line.top, d.top) + 1;
+          const bottom = Math.min(line.bottom, d.bottom) - 1;
+          if (left >= right || top >= bottom) continue;
+          // On top of the text where the topmost thing hit is not the text's own element.
+          const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+          if (hit && !hit.closest('.card-content-inner')) covers.push(line.text);
+        }
+        return { ...d, soft, covers, wrapped, label };
+      });
+    return {
+      decorations: cardDecorations,
+      card: rect(card.getBoundingClientRect()),
+      content: {
+        left: box.left + px(cs.borderLeftWidth) + px(cs.paddingLeft),
+        top: box.top + px(cs.borderTopWidth) + px(cs.paddingTop),
+        right: box.right - px(cs.borderRightWidth) - px(cs.paddingRight),
+        bottom: box.bottom - px(cs.borderBottomWidth) - px(cs.paddingBottom),
+      },
+      fixedHeight: card.classList.contains('fixed-height'),
+      tables: Array.from(card.querySelectorAll('.card-content-inner table'), (table) => rect(table.getBoundingClientRect())),
+      tableFontSizes: Array.from(card.querySelectorAll('.card-content-inner :is(th, td)'), (cell) => px(getComputedStyle(cell).fontSize)),
+      truncatedAt: card.classList.contains('content-truncated')
+        ? card.querySelector('.card-content-inner')!.getBoundingClientRect().top + px(getComputedStyle(card.querySelector('.card-content-inner')!).getPropertyValue('--truncate-at'))
+        : undefined,
+      lines,
+      brokenWords,
+    };
+  });
+  probeStyle.remove();
+  return result;
+}
+
+export const width = (r: Rect) => r.right - r.left;
+export const height = (r: Rect) => r.bottom - r.top;
+
+export function intersects(a: Rect, b: Rect, tolerance = 1): boolean {
+  return a.left < b.right - tolerance && b.left < a.right - tolerance && a.top < b.bottom - tolerance && b.top < a.bottom - tolerance;
+}
+
+export function inside(inner: Rect, outer: Rect, tolerance = 1): boolean {
+  return inner.left >= outer.left - tolerance && inner.right <= outer.right + tolerance && inner.top >= outer.top - tolerance && inner.bottom <= outer.bottom + tolerance;
+}
+
+/**
+ * A decoration that is the card's paper, frame or wash (it covers most of the card) rather than a
+ * discrete ornament: it lies under the text by design, and edges cut it as they cut the paper.
+ */
+export function isBackdrop(decoration: Rect, card: Rect): boolean {
+  return width(decoration) >= width(card) * 0.8 && height(decoration) >= height(card) * 0.6;
+}
+
+/** A strip running the whole width or height of the card (a header bar, a hazard stripe, a spine). */
+export function isBand(decoration: Rect, card: Rect): boolean {
+  return width(decoration) >= width(card) * 0.98 || height(decoration) >= height(card) * 0.98;
+}
+
+/** Drawn by the card's frame (card, header, content box, footer, page label), not by the Markdown. */
+export function isCardDecoration(d: PseudoElementBox): boolean {
+  return /^(card|card-header|card-content|card-footer|card-footer-inner|page)(\s|$)/.test(d.owner);
+}
+
+/** Problems a reader would see on a card: text past an edge, decorations cut or over the text. */
+export function layoutProblems(card: CardGeometry, label: string): string[] {
+  const problems: string[] = [];
+  const visible = card.lines.filter((line) => line.bottom > card.content.top && line.top < card.content.bottom);
+  for (const line of visible) {
+    if (!inside(line, card.card)) problems.push(`${label}: text "${line.text}" crosses the card edge`);
+  }
+  const ornaments = card.decorations.filter((d) => width(d) >= 1 && height(d) >= 1 && !isBackdrop(d, card.card));
+  const name = (d: Decoration) => `${d.owner.replace(/^card-/, '').split(' ')[0]}::${d.pseudo} (${Math.round(width(d))}×${Math.round(height(d))})`;
+  for (const d of ornaments) {
+    const where = `${label}: ${name(d)}`;
+    if (!d.soft && !isBand(d, card.card) && !inside(d, card.card)) problems.push(`${where} is cut by the card edge`);
+    if (d.wrapped) problems.push(`${where} is a label that no longer fits on its line`);
+    const visibleCovered = d.covers.filter((text) => visible.some((line) => line.text === text));
+    if (visibleCovered.length > 0) problems.push(`${where} is drawn over the text "${visibleCovered[0]}"`);
+  }
+  // A label of the header, of the footer or of the card itself never runs into another of its ornaments. (Ornaments
+  // without text may overlap: a fan and its medallion are drawn as one emblem.)
+  for (const part of ['card-header', 'card-footer', 'card ']) {
+    const own = ornaments.filter((d) => d.owner.startsWith(part) && !d.soft && !isBand(d, card.card));
+    for (let i = 0; i < own.length; i++) {
+      for (let j = i + 1; j < own.length; j++) {
+        if ((own[i]!.label || own[j]!.label) && intersects(own[i]!, own[j]!, 2)) problems.push(`${label}: ${name(own[i]!)} runs into ${name(own[j]!)}`);
+      }
+    }
+  }
+  return problems;
+}

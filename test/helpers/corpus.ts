@@ -1,0 +1,43 @@
+// The corpus: real documents that were not written for cardwright. The READMEs of packages the
+// service installs, read from node_modules at run time (so they change when the packages do), and
+// the texts of test/fixtures/corpus/ in eight scripts. Used by test/corpus.test.ts and by
+// scripts/corpus.ts, which draws docs/corpus.jpg.
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../src/paths.js';
+
+export interface CorpusDocument {
+  name: string;
+  markdown: string;
+}
+
+/** READMEs with tables, code, badges, HTML and long words, each a different author's Markdown. */
+export const corpusPackages = ['fastify', 'pino', 'katex', 'ioredis', 'lru-cache', 'prom-client'];
+
+/** The texts in eight scripts, by file name. */
+export const corpusLanguages = ['zh-hans', 'zh-hant', 'ja', 'ko', 'ar', 'he', 'th', 'hi'];
+
+/**
+ * At most this many characters of a README, cut at a heading: a whole README (ioredis's is 70,000
+ * characters) would be more cards than one request may make.
+ */
+const maxReadmeLength = 6000;
+
+export function corpusDocuments(): CorpusDocument[] {
+  const readmes = corpusPackages.map((name) => {
+    const text = fs.readFileSync(path.join(projectRoot, 'node_modules', name, 'README.md'), 'utf8');
+    return { name: `${name} README`, markdown: cutAtHeading(text, maxReadmeLength) };
+  });
+  const texts = corpusLanguages.map((name) => ({
+    name,
+    markdown: fs.readFileSync(path.join(projectRoot, 'test', 'fixtures', 'corpus', `${name}.md`), 'utf8'),
+  }));
+  return [...readmes, ...texts];
+}
+
+function cutAtHeading(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const head = text.slice(0, limit);
+  const lastHeading = head.lastIndexOf('\n#');
+  return lastHeading > limit / 3 ? head.slice(0, lastHeading) : head.slice(0, head.lastIndexOf('\n\n'));
+}
