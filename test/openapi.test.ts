@@ -43,9 +43,9 @@ describe('OpenAPI document', () => {
     assert.deepEqual([valueBranch(properties.height).minimum, valueBranch(properties.height).maximum, properties.height.default], [200, 4000, 586]);
     assert.deepEqual([valueBranch(properties.scale).minimum, valueBranch(properties.scale).maximum, properties.scale.default], [1, 3, 2]);
     assert.deepEqual([valueBranch(properties.fontScale).minimum, valueBranch(properties.fontScale).maximum, properties.fontScale.default], [0.5, 4, 1]);
-    assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit']);
+    assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit', '']);
     assert.equal(properties.splitMode.default, 'noSplit');
-    assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp']);
+    assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp', '']);
     assert.equal(properties.format.default, 'png');
     assert.equal(properties.theme.default, 'plain-notes');
     assert.match(properties.theme.description, /`plain-notes` \(light-mode, dark-mode\)/);
