@@ -11,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { imageSize } from 'image-size';
+import { timeLimit } from '../time-limit.js';
 import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
 
 /** Which remote images cards may show: none, any public address, or the hosts of an allowlist. */
@@ -95,20 +96,25 @@ export class RemoteImageFetcher implements ImageSource {
 
   /** Fetches one image, or throws RemoteImageRefused (or the signal's reason when it aborted). */
   async fetch(source: string, signal?: AbortSignal): Promise<FetchedImage> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const budget = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let url = parseRemoteUrl(source);
-    for (let redirects = 0; ; redirects++) {
-      const trusted = this.vet(url);
-      const response = await this.request(url, trusted, budget);
-      const location = response.headers.location;
-      if (redirectStatuses.has(response.statusCode ?? 0) && location) {
-        response.destroy();
-        if (redirects >= this.maxRedirects) throw new RemoteImageRefused(`more than ${this.maxRedirects} redirects`);
-        url = parseRemoteUrl(location, url);
-        continue;
+    // A plain timer owned by this fetch (see src/cards/time-limit.ts), so it fires even after a GC.
+    const limit = timeLimit(this.timeoutMs, `the image did not arrive within ${this.timeoutMs} ms`, signal);
+    const budget = limit.signal;
+    try {
+      let url = parseRemoteUrl(source);
+      for (let redirects = 0; ; redirects++) {
+        const trusted = this.vet(url);
+        const response = await this.request(url, trusted, budget);
+        const location = response.headers.location;
+        if (redirectStatuses.has(response.statusCode ?? 0) && location) {
+          response.destroy();
+          if (redirects >= this.maxRedirects) throw new RemoteImageRefused(`more than ${this.maxRedirects} redirects`);
+          url = parseRemoteUrl(location, url);
+          continue;
+        }
+        return await this.readImage(response, budget);
       }
-      return this.readImage(response, budget);
+    } finally {
+      limit.clear();
     }
   }
 

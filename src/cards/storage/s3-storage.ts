@@ -3,6 +3,7 @@
 // jittered exponential backoff and stops waiting as soon as the request's deadline signal fires.
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { timeLimit } from '../time-limit.js';
 import type { S3Config } from './s3-config.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
 import type { Storage } from './storage.js';
@@ -94,12 +95,14 @@ export class S3Storage implements Storage {
 
   /** Sends commands one after the other within `timeoutMs`; running out of time is a StorageError too. */
   private async sendWithin(timeoutMs: number, commands: Array<PutObjectCommand | DeleteObjectCommand>): Promise<void> {
-    const signal = AbortSignal.timeout(timeoutMs);
+    const limit = timeLimit(timeoutMs, `the store did not answer within ${timeoutMs / 1000} s`);
     try {
-      for (const command of commands) await this.send(command, signal);
+      for (const command of commands) await this.send(command, limit.signal);
     } catch (error) {
       if (error instanceof StorageError) throw error;
       throw new StorageError(`the store did not answer within ${timeoutMs / 1000} s`, { cause: error });
+    } finally {
+      limit.clear();
     }
   }
 

@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logger.js';
 import pLimit from 'p-limit';
 import { CardError } from '../errors.js';
+import { eitherSignal } from '../time-limit.js';
 import type { ImageFormat } from '../render/render-page.js';
 import type { PendingDeletions } from './pending-deletions.js';
 import { StorageError } from './storage-error.js';
@@ -52,7 +53,9 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
 
   // One failed upload makes the whole request fail, so the uploads still running are cancelled.
   const firstFailure = new AbortController();
-  const uploadSignal = AbortSignal.any([signal, firstFailure.signal]);
+  // Both sources held strongly (AbortSignal.any holds them weakly; see src/cards/time-limit.ts).
+  const uploads = eitherSignal(signal, firstFailure.signal);
+  const uploadSignal = uploads.signal;
   // Every upload and each of its retries listens to this signal; it lives only as long as the request.
   setMaxListeners(0, uploadSignal);
   const limit = pLimit(uploadConcurrency);
@@ -79,6 +82,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
       }),
     ),
   );
+  uploads.clear();
   if (failure === undefined) return stored;
 
   const undeleted = await deleteAll(target, started);
