@@ -10,6 +10,9 @@ import type { BundledLanguage, Highlighter } from 'shiki';
 import { visit } from 'unist-util-visit';
 import { readableReplacements } from './code-colours.js';
 import { addCodeBreakPoints, markLineIndents } from './code-wrap.js';
+import type { VFile } from 'vfile';
+import { checkHighlightList, highlightList } from './document-limits.js';
+import { reportProgress } from './progress.js';
 
 /**
  * Token colours for light and dark code panels: every token carries both as CSS variables
@@ -65,7 +68,8 @@ export function parseCodeMeta(meta: string): CodeMeta {
   const numbers = /\b(?:showLineNumbers|lineNumbers)(?:\{(\d{1,6})\})?/.exec(meta);
   const highlightedLines = new Set<number>();
   const withoutTitle = title ? meta.replace(title[0], '') : meta;
-  for (const range of /(?:^|\s)\{([\d,\s-]+)\}/.exec(withoutTitle)?.[1]?.split(',') ?? []) {
+  checkHighlightList(withoutTitle);
+  for (const range of highlightList(withoutTitle) ?? []) {
     const [from, to] = range.split('-').map((part) => Number(part.trim()));
     if (!from) continue;
     for (let line = from; line <= Math.min(to || from, from + 10_000); line++) highlightedLines.add(line);
@@ -79,7 +83,7 @@ export function parseCodeMeta(meta: string): CodeMeta {
 
 /** rehype: replaces every `pre > code` with the framed, highlighted block. Runs after sanitizing. */
 export function rehypeCodeBlocks() {
-  return async (tree: Root) => {
+  return async (tree: Root, file: VFile) => {
     const blocks: { pre: Element; code: Element; parent: Parents }[] = [];
     visit(tree, 'element', (node: Element, _index, parent) => {
       const code = node.tagName === 'pre' ? node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code') : undefined;
@@ -88,9 +92,12 @@ export function rehypeCodeBlocks() {
     if (blocks.length === 0) return;
     const shiki = await getShiki();
     for (const { pre, code, parent } of blocks) {
+      const line = pre.position?.start.line;
+      reportProgress(file, `highlighting the ${languageOf(code) ?? 'plain'} code block${line ? ` at line ${line}` : ''}`);
       const index = parent.children.indexOf(pre);
       if (index >= 0) parent.children[index] = await frameCodeBlock(shiki, code);
     }
+    reportProgress(file, 'building the HTML');
   };
 }
 

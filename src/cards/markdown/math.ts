@@ -6,6 +6,7 @@ import type { Element, Root } from 'hast';
 import type { Options as KatexOptions } from 'rehype-katex';
 import { visit, EXIT } from 'unist-util-visit';
 import type { VFile } from 'vfile';
+import { reportProgress } from './progress.js';
 import { nodeModulesDir } from '../../paths.js';
 
 /**
@@ -40,7 +41,9 @@ export function rehypeMath() {
     });
     if (!hasMath) return;
     const { default: rehypeKatex } = await import('rehype-katex');
+    reportProgress(file, 'rendering the math formulas');
     rehypeKatex(katexOptions)(tree, file);
+    reportProgress(file, 'building the HTML');
   };
 }
 

@@ -25,10 +25,15 @@ import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
 import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
+import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
+// Imported statically: this module runs in the Markdown workers (markdown-pool.ts), where the
+// test runner's TypeScript loader resolves static imports of source files but not dynamic ones.
+import { remarkSafeMdx } from './mdx-components.js';
 import { mdxSyntaxError } from './mdx-errors.js';
+import type { ProgressListener } from './progress.js';
 import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
 import { rehypeTextDirection } from './text-direction.js';
@@ -51,6 +56,7 @@ const htmlSteps: PluggableList = [
   // emoji face, and a variation selector after it is drawn by no bundled face.
   [remarkRehype, { allowDangerousHtml: true, footnoteBackContent: '↑' }],
   rehypeRaw,
+  rehypeDepthLimit,
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
   rehypeMath,
@@ -67,16 +73,18 @@ const htmlSteps: PluggableList = [
 
 const markdownProcessor = unified()
   .use(remarkParse)
+  // Right after parsing, before any step walks the tree recursively.
+  .use(remarkDocumentLimits)
   .use(markdownFeatures)
   .use(htmlSteps)
   .freeze();
 
 async function buildMdxProcessor() {
-  const [{ default: remarkMdx }, { remarkSafeMdx }] = await Promise.all([import('remark-mdx'), import('./mdx-components.js')]);
-  return unified().use(remarkParse).use(remarkMdx).use(remarkSafeMdx).use(markdownFeatures).use(htmlSteps).freeze();
+  const { default: remarkMdx } = await import('remark-mdx');
+  return unified().use(remarkParse).use(remarkMdx).use(remarkDocumentLimits).use(remarkSafeMdx).use(markdownFeatures).use(htmlSteps).freeze();
 }
 
-/** The MDX processor, built (remark-mdx and the components imported) by the first mdxMode request. */
+/** The MDX processor, built (remark-mdx imported) by the first mdxMode request. */
 let mdxProcessor: ReturnType<typeof buildMdxProcessor> | undefined;
 const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 
@@ -87,6 +95,8 @@ export interface RenderMarkdownOptions {
   remoteImages?: ImageSource;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
+  /** Told each stage the document enters (see progress.ts). */
+  progress?: ProgressListener;
 }
 
 export interface RenderedMarkdown {
@@ -96,15 +106,21 @@ export interface RenderedMarkdown {
   imageFailures: { src: string; reason: string }[];
 }
 
-/** Renders a document. Throws CardError invalid_request for MDX that cannot be shown safely. */
+/**
+ * Renders a document. Throws CardError invalid_request for MDX that cannot be shown safely and for
+ * documents over a bound of document-limits.ts.
+ */
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+  precheckMarkdown(markdown);
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
-  const file = new VFile({ value: markdown, data: { remoteImages } });
+  const file = new VFile({ value: markdown, data: { remoteImages, ...(options.progress ? { progress: options.progress } : {}) } });
   try {
+    options.progress?.('parsing the Markdown');
     const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;
     const result = await processor.process(file);
     return { html: String(result), imageFailures: remoteImages.failures };
   } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeepError();
     throw options.mdxMode ? mdxSyntaxError(error) : error;
   }
 }
