@@ -162,6 +162,8 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     redisUrl: text('REDIS_URL'),
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
     outputDir: path.resolve(text('CARDWRIGHT_OUTPUT_DIR') ?? path.join(os.tmpdir(), 'cardwright')),
+    markdownThreads: integer('MARKDOWN_THREADS', Math.max(2, Math.min(4, cores)), 1, 64),
+    markdownCpuLimitMs: integer('MARKDOWN_CPU_LIMIT_MS', 5000, 100, 600_000),
   };
 
   const remoteUrl = text('CARDWRIGHT_URL');

@@ -24,6 +24,8 @@ import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
 import { ThemeThumbnails, type Thumbnail } from './thumbnails.js';
+import { openMarkdownPool } from './markdown/markdown-pool.js';
+import { timeLimit } from './time-limit.js';
 import { packageVersion } from '../version.js';
 
 export { checkRequest } from './request/check.js';
@@ -52,6 +54,10 @@ export interface CardsSettings {
   previewImageCache: ImageCacheOptions;
   /** How long one theme thumbnail may take to render. */
   thumbnailTimeoutMs: number;
+  /** Worker threads that turn Markdown into HTML (markdown/markdown-pool.ts). */
+  markdownThreads: number;
+  /** CPU time one document may use to become HTML, in ms; beyond, a 400 naming where it was. */
+  markdownCpuLimitMs: number;
 }
 
 export interface CardsOptions {
@@ -103,6 +109,8 @@ export function createCards(options: CardsOptions): Cards {
     log,
     observer: options.observer,
   });
+  // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
+  const markdownPool = openMarkdownPool({ threads: settings.markdownThreads, cpuLimitMs: settings.markdownCpuLimitMs, queueMax: settings.queueMax });
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
   const parts: PipelineParts = { renderer, themes, log, remoteImages };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
@@ -123,7 +131,12 @@ export function createCards(options: CardsOptions): Cards {
     async start() {
       // The Markdown pipeline's first run loads its grammars and plug-ins while Chromium starts.
       const warmRequest = normalizeRequest({ markdown: '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |' });
-      await Promise.all([renderer.start(), prepareContent(parts, warmRequest, AbortSignal.timeout(60_000))]);
+      const limit = timeLimit(60_000, 'the warm-up did not finish within 60 s');
+      try {
+        await Promise.all([renderer.start(), markdownPool.warmedUp, prepareContent(parts, warmRequest, limit.signal)]);
+      } finally {
+        limit.clear();
+      }
     },
 
     preview: (request, signal) => previewRequest(previewParts, request, signal),
@@ -150,7 +163,7 @@ export function createCards(options: CardsOptions): Cards {
     thumbnail: (theme, mode) => thumbnails.get(theme, mode),
 
     async close() {
-      await renderer.close();
+      await Promise.all([renderer.close(), markdownPool.close()]);
       const opened = await store?.catch(() => undefined);
       await opened?.pendingDeletions.close();
     },

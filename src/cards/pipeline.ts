@@ -3,6 +3,7 @@
 // createCards (index.ts) wires these stages once; every front end calls them through it.
 import type { Logger } from './logger.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
+import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
 import type { CardRequest } from './request/schema.js';
@@ -44,9 +45,8 @@ export interface PreparedContent extends ThemeChoice {
 /** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
 export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
   const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
-  // Loaded on first use (parsers, grammars, plug-ins): the service imports it while Chromium starts.
-  const { renderMarkdown } = await import('./markdown/render-markdown.js');
-  const { html, imageFailures } = await renderMarkdown(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
+  // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
+  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
   for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
   return { theme, mode, html, complete: imageFailures.length === 0 };
 }

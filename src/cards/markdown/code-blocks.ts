@@ -90,6 +90,7 @@ export function rehypeCodeBlocks() {
       if (code && parent) blocks.push({ pre: node, code, parent });
     });
     if (blocks.length === 0) return;
+    reportProgress(file, 'loading the code highlighter');
     const shiki = await getShiki();
     for (const { pre, code, parent } of blocks) {
       const line = pre.position?.start.line;

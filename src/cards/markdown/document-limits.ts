@@ -45,9 +45,25 @@ export function precheckMarkdown(markdown: string): void {
     );
   }
   for (const fence of markdown.matchAll(/^ {0,3}(?:`{3,}|~{3,})([^\n]*)$/gm)) checkHighlightList(fence[1] ?? '');
-  const depth = deepestLinePrefix(markdown);
+  const depth = Math.max(deepestLinePrefix(markdown), openElementsAfter(markdown, 0, () => {}, true));
   if (depth > documentLimits.maxNestingDepth) throw nestingError(depth);
+  const formulas = mathDelimiters(markdown) >> 1;
+  if (formulas > documentLimits.maxMathFormulas) throw tooManyFormulas(formulas);
 }
+
+/** `$` and `$$` delimiters not escaped with a backslash: two per formula. */
+function mathDelimiters(markdown: string): number {
+  let delimiters = 0;
+  for (let i = 0; i < markdown.length; i++) {
+    if (markdown.charCodeAt(i) !== 36 /* $ */ || markdown.charCodeAt(i - 1) === 92 /* \ */) continue;
+    delimiters++;
+    while (markdown.charCodeAt(i + 1) === 36) i++;
+  }
+  return delimiters;
+}
+
+const tooManyFormulas = (formulas: number) =>
+  invalidRequest(`The document has ${count(formulas)} math formulas; at most ${count(documentLimits.maxMathFormulas)} are allowed.`);
 
 const containerMarker = /[ \t]{0,3}(?:>[ \t]?|(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))/y;
 const thematicBreak = /^[ \t]*(?:[-*_][ \t]*){3,}$/;
@@ -133,21 +149,27 @@ export function remarkDocumentLimits() {
       }
     }
     if (htmlDeepest > documentLimits.maxNestingDepth) throw nestingError(htmlDeepest);
-    if (formulas > documentLimits.maxMathFormulas) {
-      throw invalidRequest(`The document has ${count(formulas)} math formulas; at most ${count(documentLimits.maxMathFormulas)} are allowed.`);
-    }
+    if (formulas > documentLimits.maxMathFormulas) throw tooManyFormulas(formulas);
     reportProgress(file, 'building the HTML');
   };
 }
 
-/** The count of open HTML elements after one piece of raw HTML; `reach` sees every count reached. */
-function openElementsAfter(html: string, open: number, reach: (depth: number) => void): number {
+/**
+ * The count of open HTML (or MDX) elements after one piece of text; `reach` sees every count
+ * reached. With `deepest`, answers the highest count instead: the raw document's tag nesting, which
+ * is measured before parsing because MDX parses deeply nested elements slowly.
+ */
+function openElementsAfter(html: string, open: number, reach: (depth: number) => void, deepest = false): number {
+  let highest = open;
   for (const [, closing, name, selfClosing] of html.matchAll(tagPattern)) {
     if (nonNesting.has(name!.toLowerCase()) || selfClosing) continue;
     if (closing) open = Math.max(0, open - 1);
-    else reach(++open);
+    else {
+      reach(++open);
+      highest = Math.max(highest, open);
+    }
   }
-  return open;
+  return deepest ? highest : open;
 }
 
 /** The full depth below an over-deep node, for the message (iterative as well). */

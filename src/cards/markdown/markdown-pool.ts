@@ -1,0 +1,278 @@
+// Markdown → HTML off the main thread: every document is rendered by renderMarkdown in one of a
+// fixed set of worker threads (piscina), so parsing, Shiki, KaTeX and MDX never hold up the event
+// loop that answers /health and every other request.
+//
+// Each document gets a CPU time budget (MARKDOWN_CPU_LIMIT_MS, README.md "Limits"): the CPU time its
+// worker thread uses on it, read from the kernel's per-thread accounting (/proc) every 50 ms, so a
+// busy machine or the workers' lower priority never counts against a document. Where there is no
+// /proc, the worker's busy wall time is counted instead (never less than its CPU time), without
+// the waits for remote images. A document over budget is stopped by terminating its worker
+// (piscina starts a fresh one) and answered with a 400 naming the stage it was in.
+//
+// Images stay on the main thread: the worker asks for each one over the document's MessagePort and
+// gets the bytes fetched by the caller's ImageSource under the caller's deadline, so the HTML is
+// exactly what renderMarkdown alone makes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { CardError } from '../errors.js';
+import type { ImageSource } from '../images/remote-image-fetcher.js';
+import { precheckMarkdown } from './document-limits.js';
+import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
+import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+
+export interface MarkdownPoolOptions {
+  /** Worker threads (MARKDOWN_THREADS). */
+  threads: number;
+  /** CPU time one document may use in its worker, in ms (MARKDOWN_CPU_LIMIT_MS). */
+  cpuLimitMs: number;
+  /** Documents that may wait for a worker; beyond, 503 (QUEUE_MAX). */
+  queueMax: number;
+}
+
+/** Heap of one worker; a document that needs more is stopped like one over its CPU budget. */
+export const workerMemoryLimitMb = 512;
+
+export const defaultMarkdownPoolOptions: MarkdownPoolOptions = {
+  threads: Math.max(2, Math.min(4, os.availableParallelism())),
+  cpuLimitMs: 5000,
+  queueMax: 64,
+};
+
+// From source (tsx) this module is .ts and so is its worker; from dist/ both are .js.
+const workerFile = new URL(`./markdown-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+
+/** Hints for the stage a document ran out of time in. */
+function hintFor(stage: string): string {
+  if (stage.startsWith('parsing')) return ' Long runs of *, _, [ or ` are the usual cause.';
+  if (stage.startsWith('highlighting')) return ' Shorten its longest lines, or drop the language to show it as plain text.';
+  if (stage.startsWith('rendering the math')) return ' Use fewer or simpler formulas.';
+  return '';
+}
+
+class MarkdownPool {
+  readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
+
+  constructor(readonly options: MarkdownPoolOptions) {
+    this.piscina = new Piscina({
+      filename: workerFile,
+      minThreads: options.threads,
+      maxThreads: options.threads,
+      maxQueue: options.queueMax,
+      // Workers wait for their next task on their event loop, not blocked in Atomics.wait.
+      atomics: 'disabled',
+      resourceLimits: { maxOldGenerationSizeMb: workerMemoryLimitMb },
+    });
+    // A worker that dies between documents (e.g. killed for its CPU budget) is replaced by piscina;
+    // without a listener the pool's 'error' event would end the process.
+    this.piscina.on('error', () => {});
+  }
+
+  async render(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+    const { signal } = options;
+    signal?.throwIfAborted();
+    // Linear scans, here as well as in the worker: a document they refuse never waits for one.
+    precheckMarkdown(markdown);
+    const { port1, port2 } = new MessageChannel();
+    const kill = new AbortController();
+    const budget = new CpuBudget(this.options.cpuLimitMs, () => kill.abort());
+    let stage = 'waiting for a worker';
+    let started = false;
+    let imagesWaiting = 0;
+
+    port1.on('message', (message: WorkerMessage) => {
+      if (message.type === 'start') {
+        started = true;
+        stage = 'starting';
+        budget.start(message.threadId);
+        return;
+      }
+      if (message.type === 'stage') {
+        stage = message.stage;
+        return;
+      }
+      // The worker waits for the image: that time is not the document's CPU time.
+      if (imagesWaiting++ === 0) budget.pause();
+      void answerImage(options.remoteImages, message, signal).then(([answer, transfer]) => {
+        if (--imagesWaiting === 0) budget.resume();
+        port1.postMessage(answer, transfer);
+      });
+    });
+
+    const task: MarkdownTask = { markdown, mdxMode: options.mdxMode ?? false, fetchImages: options.remoteImages !== undefined, port: port2 };
+    const done = this.piscina
+      .run(task, { transferList: [port2], signal: kill.signal })
+      .then(
+        (result) => {
+          if (result.ok) return { html: result.html, imageFailures: result.imageFailures };
+          throw new CardError(result.kind, result.message);
+        },
+        (error: unknown) => {
+          throw this.failure(error, budget.expired, stage);
+        },
+      )
+      .finally(() => {
+        budget.stop();
+        port1.close();
+      });
+
+    if (!signal) return done;
+    // The caller stops waiting at once. A document still queued is taken off the queue; one already
+    // running finishes (within its budget) so its worker is not thrown away for nothing.
+    return new Promise<RenderedMarkdown>((resolve, reject) => {
+      const onAbort = () => {
+        if (!started) kill.abort();
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      done.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  private failure(error: unknown, overBudget: boolean, stage: string): unknown {
+    if (error instanceof CardError) return error;
+    if (overBudget) {
+      return new CardError(
+        'content_too_large',
+        `The document needed more than ${this.options.cpuLimitMs.toLocaleString('en-US')} ms of CPU time to turn into HTML and was stopped while ${stage}.${hintFor(stage)}`,
+      );
+    }
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      return new CardError('content_too_large', `The document needed more than ${workerMemoryLimitMb} MB of memory to turn into HTML and was stopped while ${stage}.`);
+    }
+    if (error instanceof Error && error.message === 'Task queue is at limit') {
+      return new CardError('busy', 'Every Markdown worker is busy and the queue is full; retry in a moment.', { retryAfterSeconds: 1 });
+    }
+    return error;
+  }
+
+  close(): Promise<void> {
+    return this.piscina.destroy();
+  }
+}
+
+async function answerImage(
+  source: ImageSource | undefined,
+  request: Extract<WorkerMessage, { type: 'image' }>,
+  signal: AbortSignal | undefined,
+): Promise<[ImageAnswer, ArrayBuffer[]]> {
+  try {
+    if (!source) throw new Error('remote images are not fetched here');
+    const image = await source.fetch(request.src, signal);
+    // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
+    const bytes = new Uint8Array(image.bytes);
+    return [{ type: 'image', id: request.id, ok: true, mimeType: image.mimeType, bytes, width: image.width, height: image.height }, [bytes.buffer]];
+  } catch (error) {
+    return [{ type: 'image', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }, []];
+  }
+}
+
+const clockTicksPerMs = 100 / 1000;
+
+/** The CPU time (user + system) a thread of this process has used, in ms; undefined without /proc. */
+function threadCpuMs(threadId: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
+    // Fields after the command name in parentheses: state is field 3, utime 14 and stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One document's CPU budget: the worker thread's own CPU time where the kernel reports it, else the
+ * worker's busy time (paused while it waits for images).
+ */
+class CpuBudget {
+  private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private since = 0;
+  private stopped = false;
+  private wallClock = false;
+  expired = false;
+
+  constructor(
+    private remainingMs: number,
+    private readonly onExpire: () => void,
+  ) {}
+
+  start(threadId: number | undefined): void {
+    const base = threadId === undefined ? undefined : threadCpuMs(threadId);
+    if (base === undefined) {
+      this.wallClock = true;
+      this.resume();
+      return;
+    }
+    this.poll = setInterval(() => {
+      const used = threadCpuMs(threadId!);
+      if (used !== undefined && used - base < this.remainingMs) return;
+      this.expire();
+    }, 50);
+  }
+
+  pause(): void {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.remainingMs -= performance.now() - this.since;
+  }
+
+  resume(): void {
+    if (!this.wallClock || this.timer || this.stopped) return;
+    this.since = performance.now();
+    this.timer = setTimeout(() => this.expire(), Math.max(0, this.remainingMs));
+  }
+
+  stop(): void {
+    this.pause();
+    clearInterval(this.poll);
+    this.stopped = true;
+  }
+
+  private expire(): void {
+    if (this.stopped) return;
+    this.expired = true;
+    this.stop();
+    this.onExpire();
+  }
+}
+
+// One pool per process, shared by every front end (HTTP service, CLI). A service opens it with its
+// configuration and closes it when it stops; anything else gets a pool with the defaults.
+let shared: { pool: MarkdownPool; users: number } | undefined;
+
+/** Starts the pool with these options (if it is not running) and warms every worker. */
+export function openMarkdownPool(options: MarkdownPoolOptions): { warmedUp: Promise<unknown>; close(): Promise<void> } {
+  if (shared && shared.users === 0) {
+    void shared.pool.close();
+    shared = undefined;
+  }
+  shared ??= { pool: new MarkdownPool(options), users: 0 };
+  shared.users++;
+  const mine = shared;
+  // Each worker loads the pipeline when it starts (markdown-worker.ts); a document per worker waits for that.
+  const warmUp = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
+  const warmedUp = Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp)));
+  let closed = false;
+  return {
+    warmedUp,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--mine.users > 0) return;
+      if (shared === mine) shared = undefined;
+      await mine.pool.close();
+    },
+  };
+}
+
+/** renderMarkdown, in a worker of the shared pool. Same options, same result. */
+export function renderMarkdownInWorker(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+  shared ??= { pool: new MarkdownPool(defaultMarkdownPoolOptions), users: 0 };
+  return shared.pool.render(markdown, options);
+}
