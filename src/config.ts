@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { CardsSettings } from './cards/index.js';
 import { allowlistProblems } from './cards/images/address-policy.js';
 import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
+import type { ConnectionLimits } from './http/connection-limits.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -38,6 +39,8 @@ export interface Config extends CardsSettings {
   redisUrl?: string;
   /** Proxies whose X-Forwarded-For gives the client's address (false: the header is ignored). */
   trustProxy: TrustProxy;
+  /** Time limits and the per-address cap of connections (src/http/connection-limits.ts). */
+  connections: ConnectionLimits;
   /** For the MCP server: a running cardwright to render with (CARDWRIGHT_URL, CARDWRIGHT_API_KEY). */
   remoteService?: { url: string; apiKey: string };
   /** Where the MCP server's local mode writes images when a call names no folder (CARDWRIGHT_OUTPUT_DIR). */
@@ -164,7 +167,22 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     outputDir: path.resolve(text('CARDWRIGHT_OUTPUT_DIR') ?? path.join(os.tmpdir(), 'cardwright')),
     markdownThreads: integer('MARKDOWN_THREADS', Math.max(2, Math.min(4, cores)), 1, 64),
     markdownCpuLimitMs: integer('MARKDOWN_CPU_LIMIT_MS', 5000, 100, 600_000),
+    connections: {
+      headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+      bodyTimeoutMs: integer('BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+      keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+      idleTimeoutMs: 0,
+      maxConnectionsPerAddress: integer('MAX_CONNECTIONS_PER_ADDRESS', 64, 0, 1_000_000),
+    },
   };
+  // Longer than a request may take by default, so a client waiting for its answer is never cut off.
+  config.connections.idleTimeoutMs = integer('IDLE_TIMEOUT_MS', config.requestTimeoutMs + 15_000, 1000, 3_600_000);
+  if (config.connections.idleTimeoutMs <= config.requestTimeoutMs) {
+    problems.push(`IDLE_TIMEOUT_MS (${config.connections.idleTimeoutMs}) must be longer than REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}), or clients waiting for an answer are cut off.`);
+  }
+  if (config.connections.headersTimeoutMs > config.connections.bodyTimeoutMs) {
+    problems.push(`HEADERS_TIMEOUT_MS (${config.connections.headersTimeoutMs}) must not be longer than BODY_TIMEOUT_MS (${config.connections.bodyTimeoutMs}): the body's time includes the headers'.`);
+  }
 
   const remoteUrl = text('CARDWRIGHT_URL');
   const remoteKey = text('CARDWRIGHT_API_KEY');

@@ -14,6 +14,9 @@ import { createStorage } from '../cards/storage/create-storage.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { Metrics } from './metrics.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
+import { clientErrorHandler, limitedServerFactory } from './connection-limits.js';
+import { sendError } from './error-handler.js';
+import { HttpError } from './http-errors.js';
 
 export interface App {
   server: FastifyInstance;
@@ -31,11 +34,12 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const logger = options.logger ?? {
+    level: config.logLevel,
+    redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
+  };
   const server = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
-    },
+    logger,
     bodyLimit: config.bodyLimit,
     // request.ip (preview budget, rate limit of unauthenticated requests) from X-Forwarded-For only
     // when it comes from a proxy the operator named.
@@ -47,6 +51,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { ...requestValidationOptions } },
+    // Header, body and idle time limits and the per-address connection cap (connection-limits.ts).
+    serverFactory: limitedServerFactory(config.connections),
+    // Requests that never reach routing still answer in our error shape.
+    clientErrorHandler: clientErrorHandler(config.connections),
+    frameworkErrors: (error, request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? 'The URL is not valid: every % must start an escape such as %20.'
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? 'A part of the path is too long: at most 100 characters are accepted (a theme id at most 64).'
+            : 'The URL is not accepted.';
+      return sendError(reply, request, new HttpError('invalid_request', message));
+    },
   });
   // Only JSON bodies are accepted; without this, text/plain would be parsed and reach validation.
   server.removeContentTypeParser('text/plain');

@@ -12,6 +12,8 @@ export type ErrorLabel =
   | 'not_found'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'overloaded'
   | 'timeout'
@@ -25,6 +27,8 @@ export const statusOfLabel: Record<ErrorLabel, number> = {
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_timeout: 408,
+  headers_too_large: 431,
   rate_limited: 429,
   overloaded: 503,
   timeout: 504,
