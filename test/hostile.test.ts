@@ -3,6 +3,9 @@
 // asking /health; each must get our error shape with the right status in bounded time, and /health
 // must keep answering fast the whole time. The bounds are the ones README.md's limits table lists.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
@@ -29,14 +32,63 @@ async function post(baseUrl: string, route: string, body: unknown, headers: Reco
   return { status: response.status, json, ms: performance.now() - started };
 }
 
-describe('time limits are timers held by the request, and fire after garbage collections', () => {
+/**
+ * /health while an attack runs: it never fails, its median stays under 50 ms once there are enough
+ * answers for a median, and no answer waits a second (before the worker pool, one document held it
+ * for 150 s). The slowest answer is bounded generously because the test machine's cores are shared;
+ * `npm run bench:hostile` measures the real figures.
+ */
+const healthMedianMs = 50;
+const healthWorstMs = 1000;
+
+function assertHealthy(report: HealthReport, during: string): void {
+  if (process.env.SHOW_HEALTH) console.log(during.slice(0, 40), JSON.stringify(report));
+  assert.equal(report.failures, 0, `/health failed ${report.failures} times during ${during}`);
+  assert.ok(report.count > 0, `/health never answered during ${during}`);
+  if (report.count >= 10) assert.ok(report.p50 < healthMedianMs, `/health took ${report.p50.toFixed(0)} ms (median) during ${during}`);
+  assert.ok(report.max < healthWorstMs, `/health took up to ${report.max.toFixed(0)} ms during ${during}`);
+}
+
+/** A raw connection to the service; answers everything it receives until the server closes it. */
+function rawConnection(baseUrl: string): { socket: net.Socket; received: Promise<{ text: string; ms: number }> } {
+  const { hostname, port } = new URL(baseUrl);
+  const started = performance.now();
+  const socket = net.connect(Number(port), hostname);
+  let text = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => (text += chunk));
+  const received = new Promise<{ text: string; ms: number }>((resolve) => {
+    socket.on('close', () => resolve({ text, ms: performance.now() - started }));
+    socket.on('error', () => {});
+  });
+  return { socket, received };
+}
+
+/** The JSON body of a raw HTTP answer. */
+const bodyOf = (answer: string): any => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+describe('time and connection limits', () => {
   let hanging: HangingServer;
   let service: RunningService;
   const deadlineMs = 1500;
+  const headersTimeoutMs = 1000;
+  const bodyTimeoutMs = 2000;
+  const maxConnections = 8;
+  const logLines: string[] = [];
 
   before(async () => {
     hanging = await startHangingServer();
-    service = await startService({ REQUEST_TIMEOUT_MS: String(deadlineMs), REMOTE_IMAGES_ALLOWLIST: hanging.hostPort, RENDER_CACHE: 'off' });
+    service = await startService(
+      {
+        REQUEST_TIMEOUT_MS: String(deadlineMs),
+        REMOTE_IMAGES_ALLOWLIST: hanging.hostPort,
+        RENDER_CACHE: 'off',
+        HEADERS_TIMEOUT_MS: String(headersTimeoutMs),
+        BODY_TIMEOUT_MS: String(bodyTimeoutMs),
+        MAX_CONNECTIONS_PER_ADDRESS: String(maxConnections),
+      },
+      { log: (line) => logLines.push(line) },
+    );
   });
   after(async () => {
     await service?.close();
@@ -77,6 +129,133 @@ describe('time limits are timers held by the request, and fire after garbage col
       }
     });
   }
+
+  it('bodies dripped slower than BODY_TIMEOUT_MS are answered 408 and cut off in time, while /health answers', async () => {
+    const health = watchHealth(service.baseUrl);
+    const drippers = Array.from({ length: 4 }, () => {
+      const connection = rawConnection(service.baseUrl);
+      connection.socket.write('POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"markdown":"');
+      const drip = setInterval(() => connection.socket.writable && connection.socket.write('a'), 100);
+      return connection.received.finally(() => clearInterval(drip));
+    });
+    const answers = await Promise.all(drippers);
+    assertHealthy(await health.stop(), 'slow bodies');
+    for (const { text, ms } of answers) {
+      assert.match(text, /^HTTP\/1\.1 408 /);
+      assert.equal(bodyOf(text).error, 'request_timeout');
+      assert.match(bodyOf(text).message, /within 2000 ms \(BODY_TIMEOUT_MS\)/);
+      // Node checks the limits once a second.
+      assert.ok(ms >= bodyTimeoutMs - 100 && ms < bodyTimeoutMs + 1000 + 1500, `cut off after ${Math.round(ms)} ms`);
+    }
+  });
+
+  it('headers dripped slower than HEADERS_TIMEOUT_MS are answered 408 and cut off in time', async () => {
+    const { socket, received } = rawConnection(service.baseUrl);
+    socket.write('GET /health HTTP/1.1\r\n');
+    const drip = setInterval(() => socket.writable && socket.write('X-Slow: a\r\n'), 100);
+    const { text, ms } = await received.finally(() => clearInterval(drip));
+    assert.match(text, /^HTTP\/1\.1 408 /);
+    assert.equal(bodyOf(text).error, 'request_timeout');
+    assert.ok(ms < headersTimeoutMs + 1000 + 1500, `cut off after ${Math.round(ms)} ms`);
+  });
+
+  it(`an address holding ${maxConnections} connections gets 429 for the next one, in our shape`, async () => {
+    const connections = Array.from({ length: maxConnections + 1 }, () => rawConnection(service.baseUrl));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const { socket } of connections) socket.end();
+    const answers = await Promise.all(connections.map((connection) => connection.received));
+    const refused = answers.filter(({ text }) => text.startsWith('HTTP/1.1 429 '));
+    assert.ok(refused.length >= 1, 'no connection was refused');
+    assert.ok(answers.length - refused.length <= maxConnections);
+    assert.equal(bodyOf(refused[0]!.text).error, 'rate_limited');
+    assert.match(bodyOf(refused[0]!.text).message, /already has 8 connections open.*MAX_CONNECTIONS_PER_ADDRESS/);
+    // Closed connections no longer count.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+  });
+
+  it('oversized headers get 431 in our shape', async () => {
+    const response = await fetch(`${service.baseUrl}/health`, { headers: { 'x-big': 'a'.repeat(20_000) } });
+    assert.equal(response.status, 431);
+    const json = await response.json();
+    assert.equal(json.error, 'headers_too_large');
+    assert.match(json.message, /headers are larger than this server accepts/);
+  });
+
+  it('a malformed URL gets 400 in our shape', async () => {
+    const response = await fetch(`${service.baseUrl}/api/themes/%zz/thumbnail.webp`);
+    assert.equal(response.status, 400);
+    const json = await response.json();
+    assert.equal(json.error, 'invalid_request');
+    assert.match(json.message, /URL is not valid/);
+  });
+
+  for (const [name, body, names] of [
+    ['__proto__', '{"__proto__":{"polluted":true},"markdown":"a"}', /"__proto__" key/],
+    ['constructor.prototype', '{"constructor":{"prototype":{"polluted":true}},"markdown":"a"}', /"constructor" key holding "prototype"/],
+    ['broken JSON', '{"markdown": ', /not valid JSON: /],
+  ] as const) {
+    it(`a ${name} body gets 400 in our shape, naming what is refused`, async () => {
+      const { status, json } = await post(service.baseUrl, '/api/preview', body);
+      assert.equal(status, 400);
+      assert.equal(json.error, 'invalid_request');
+      assert.match(json.message, names);
+      assert.equal(({} as any).polluted, undefined);
+    });
+  }
+
+  for (const [length, message] of [
+    [80, /^The theme in the path is too long: at most 64 characters are accepted\.$/],
+    [200, /^A part of the path is too long: at most 100 characters/],
+  ] as const) {
+    it(`a ${length}-character theme id in the thumbnail path is refused with a message about the path`, async () => {
+      const response = await fetch(`${service.baseUrl}/api/themes/${'a'.repeat(length)}/thumbnail.webp`);
+      assert.equal(response.status, 400);
+      const json = await response.json();
+      assert.equal(json.error, 'invalid_request');
+      assert.match(json.message, message);
+    });
+  }
+
+  it('keys in a query string are not logged', async () => {
+    await fetch(`${service.baseUrl}/health?api_key=${testApiKey}&token=abc123secret&page=2`);
+    const logged = logLines.join('\n');
+    assert.ok(logged.includes('/health?api_key=[redacted]&token=[redacted]&page=2'), 'the redacted URL is logged');
+    assert.ok(!logged.includes(testApiKey) && !logged.includes('abc123secret'), 'a key reached the log');
+  });
+
+  it('<picture><source srcset> does not survive the sanitizer; the <img> in it follows the image rules', async () => {
+    const markdown = '<picture><source srcset="http://10.0.0.1/a.png"><img src="http://10.0.0.2/b.png" srcset="http://10.0.0.3/c.png 2x" alt="pic"></picture>';
+    const { status, json } = await post(service.baseUrl, '/api/preview', { markdown });
+    assert.equal(status, 200, JSON.stringify(json));
+    const html: string = json.cards[0].html;
+    assert.doesNotMatch(html, /srcset|<source/i);
+    assert.match(html, /image-placeholder[^>]*>pic</);
+  });
+
+  for (const literal of ['[::7f00:1]', '[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b:1::7f00:1]', '[2001:0:7f00:1::]']) {
+    it(`an image at ${literal}, an IPv6 form of 127.0.0.1, is not fetched`, async () => {
+      const port = new URL(hanging.origin).port;
+      const { status, json, ms } = await post(service.baseUrl, '/api/preview', { markdown: `![blocked](http://${literal}:${port}/x.png)` });
+      assert.equal(status, 200, JSON.stringify(json));
+      assert.match(json.cards[0].html, /image-placeholder[^>]*>blocked</);
+      assert.ok(ms < deadlineMs, 'the fetch was attempted');
+    });
+  }
+
+  it('a symbolic link under /screenshots/ is not followed', async () => {
+    const screenshots = path.join(service.dataDir, 'screenshots');
+    fs.writeFileSync(path.join(service.dataDir, 'secret.txt'), 'not for the public');
+    fs.symlinkSync(path.join(service.dataDir, 'secret.txt'), path.join(screenshots, 'link.png'));
+    fs.symlinkSync(service.dataDir, path.join(screenshots, 'dir'));
+    for (const name of ['link.png', 'dir/secret.txt']) {
+      const response = await fetch(`${service.baseUrl}/screenshots/${name}`);
+      assert.equal(response.status, 404, name);
+      assert.equal((await response.json()).error, 'not_found');
+    }
+    fs.writeFileSync(path.join(screenshots, 'real.png'), 'x');
+    assert.equal((await fetch(`${service.baseUrl}/screenshots/real.png`)).status, 200);
+  });
 });
 
 /** Inputs that used to overflow the stack (500), each with the depth the answer must name. */
@@ -96,23 +275,6 @@ const precheckedInputs: { name: string; markdown: string; names: RegExp }[] = [
   { name: 'a fence highlight list of 12,000 ranges', markdown: '```ts {' + Array.from({ length: 12_000 }, (_, i) => i + 1).join(',') + '}\nx\n```', names: /highlight list of 12,000 ranges; at most 100/ },
   { name: '16,000 KaTeX formulas', markdown: '$x^2$ '.repeat(16_000), names: /16,000 math formulas; at most 1,000/ },
 ];
-
-/**
- * /health while an attack runs: it never fails, its median stays under 50 ms once there are enough
- * answers for a median, and no answer waits a second (before the worker pool, one document held it
- * for 150 s). The slowest answer is bounded generously because the test machine's cores are shared;
- * `npm run bench:hostile` measures the real figures.
- */
-const healthMedianMs = 50;
-const healthWorstMs = 1000;
-
-function assertHealthy(report: HealthReport, during: string): void {
-  if (process.env.SHOW_HEALTH) console.log(during.slice(0, 40), JSON.stringify(report));
-  assert.equal(report.failures, 0, `/health failed ${report.failures} times during ${during}`);
-  assert.ok(report.count > 0, `/health never answered during ${during}`);
-  if (report.count >= 10) assert.ok(report.p50 < healthMedianMs, `/health took ${report.p50.toFixed(0)} ms (median) during ${during}`);
-  assert.ok(report.max < healthWorstMs, `/health took up to ${report.max.toFixed(0)} ms during ${during}`);
-}
 
 describe('hostile documents are refused in bounded time while /health keeps answering', () => {
   let service: RunningService;

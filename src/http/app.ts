@@ -17,6 +17,8 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientErrorHandler, limitedServerFactory } from './connection-limits.js';
 import { sendError } from './error-handler.js';
 import { HttpError } from './http-errors.js';
+import { registerJsonBodyParser } from './json-body.js';
+import { serializeRequest } from './log-redaction.js';
 
 export interface App {
   server: FastifyInstance;
@@ -39,7 +41,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
   };
   const server = Fastify({
-    logger,
+    // Whatever the logger settings, logged URLs never carry a key (log-redaction.ts).
+    logger: typeof logger === 'object' ? { ...logger, serializers: { ...logger.serializers, req: serializeRequest } } : logger,
     bodyLimit: config.bodyLimit,
     // request.ip (preview budget, rate limit of unauthenticated requests) from X-Forwarded-For only
     // when it comes from a proxy the operator named.
@@ -67,6 +70,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Only JSON bodies are accepted; without this, text/plain would be parsed and reach validation.
   server.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(server);
   server.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });

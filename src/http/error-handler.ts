@@ -19,12 +19,24 @@ const frameworkErrors: Record<string, [ErrorLabel, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body.'],
 };
 
+/** A path or query parameter that failed its schema (e.g. a 200-character theme id in the path). */
+function urlValidationMessage(context: string, errors: NonNullable<FastifyError['validation']>): string {
+  const error = errors[0];
+  const where = context === 'params' ? 'in the path' : 'in the query string';
+  const name = error?.instancePath.replace(/^\//, '') || String(error?.params?.missingProperty ?? 'a parameter');
+  if (error?.keyword === 'maxLength') return `The ${name} ${where} is too long: at most ${error.params.limit} characters are accepted.`;
+  return `The ${name} ${where} is not accepted: it ${error?.message ?? 'is not valid'}.`;
+}
+
 export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) return sendError(reply, request, error);
     if (error instanceof CardError) return sendError(reply, request, httpErrorOf(error));
     if (isAbortError(error)) {
       return sendError(reply, request, new HttpError('timeout', 'The request did not finish within its deadline and was cancelled.'));
+    }
+    if (error.validation && error.validationContext && error.validationContext !== 'body') {
+      return sendError(reply, request, new HttpError('invalid_request', urlValidationMessage(error.validationContext, error.validation)));
     }
     if (error.validation) {
       return sendError(reply, request, new HttpError('invalid_request', validationMessage(error.validation, request.body, GenerateBody)));

@@ -1,24 +1,54 @@
 // Serves locally stored images at the URL path of their file name (/screenshots/<name>), with a
 // long cache lifetime (names are unique and never rewritten) and nosniff. @fastify/static refuses
-// any path that would leave the storage directory.
+// any path that would leave the storage directory, but it follows symbolic links: a link placed
+// under screenshots/ would serve whatever it points at. The service never writes links there, so
+// a path through one is answered 404. The directory itself may be a link (a mounted volume): it is
+// resolved once, at start-up.
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
+const prefix = '/screenshots/';
+
 export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot: string): Promise<void> {
-  const root = path.join(storageRoot, 'screenshots');
-  await import('node:fs/promises').then((fs) => fs.mkdir(root, { recursive: true }));
-  await app.register(fastifyStatic, {
-    root,
-    prefix: '/screenshots/',
-    decorateReply: false,
-    index: false,
-    list: false,
-    dotfiles: 'deny',
-    etag: true,
-    setHeaders(reply) {
-      reply.header('Cache-Control', 'public, max-age=31536000, immutable');
-      reply.header('X-Content-Type-Options', 'nosniff');
-    },
+  const configured = path.join(storageRoot, 'screenshots');
+  await fs.mkdir(configured, { recursive: true });
+  const root = await fs.realpath(configured);
+
+  /** 404 when any part of the path below the root is a symbolic link. */
+  const refuseSymlinks = async (request: FastifyRequest, reply: FastifyReply) => {
+    let relative: string;
+    try {
+      relative = decodeURIComponent((request.url.split('?')[0] ?? '').slice(prefix.length));
+    } catch {
+      return; // @fastify/static answers a malformed path itself.
+    }
+    const parts = relative.split('/').filter(Boolean);
+    let current = root;
+    for (const part of parts) {
+      current = path.join(current, part);
+      if (!current.startsWith(root + path.sep)) return;
+      const stat = await fs.lstat(current).catch(() => undefined);
+      if (!stat) return;
+      if (stat.isSymbolicLink()) return reply.callNotFound();
+    }
+  };
+
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', refuseSymlinks);
+    await scope.register(fastifyStatic, {
+      root,
+      prefix,
+      decorateReply: false,
+      index: false,
+      list: false,
+      dotfiles: 'deny',
+      etag: true,
+      setHeaders(reply) {
+        reply.header('Cache-Control', 'public, max-age=31536000, immutable');
+        reply.header('X-Content-Type-Options', 'nosniff');
+      },
+    });
   });
 }

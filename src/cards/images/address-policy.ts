@@ -1,15 +1,45 @@
 // Which network addresses and hosts a server-side image fetch may reach.
 // The rule for addresses is an allow-list of one kind: only global unicast addresses pass. Loopback,
 // private (RFC 1918, IPv6 unique-local), link-local (cloud metadata at 169.254.169.254), CGNAT,
-// unspecified, multicast, broadcast, reserved/documentation ranges, IPv4-mapped IPv6 and the
-// translation prefixes (NAT64, 6to4, Teredo), which can smuggle a private IPv4 address, all fail.
+// unspecified, multicast, broadcast, reserved/documentation ranges, and every IPv6 form that carries
+// an IPv4 address (IPv4-compatible, IPv4-mapped, IPv4-translated, NAT64, 6to4, Teredo), which can
+// smuggle a private IPv4 address, all fail.
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** True when `address` (an IP literal) is a global unicast address a public fetch may connect to. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.parse(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && embeddedIpv4(parsed as ipaddr.IPv6) !== undefined) return false;
+  return parsed.range() === 'unicast';
+}
+
+/**
+ * IPv6 prefixes whose addresses carry an IPv4 address, with where it sits (bit offset): the
+ * IPv4-compatible (::/96, which ipaddr.js calls unicast), IPv4-mapped and IPv4-translated forms,
+ * NAT64 (well-known and local-use), 6to4 and Teredo (the server's address). Any of them can reach
+ * an IPv4 host, private or not, so none is public, whatever its IPv4 is.
+ */
+const ipv4Carriers: { prefix: [ipaddr.IPv6, number]; offset: number }[] = [
+  { prefix: ipaddr.IPv6.parseCIDR('::/96'), offset: 96 },
+  { prefix: ipaddr.IPv6.parseCIDR('::ffff:0:0/96'), offset: 96 },
+  { prefix: ipaddr.IPv6.parseCIDR('::ffff:0:0:0/96'), offset: 96 },
+  { prefix: ipaddr.IPv6.parseCIDR('64:ff9b::/96'), offset: 96 },
+  { prefix: ipaddr.IPv6.parseCIDR('64:ff9b:1::/48'), offset: 96 },
+  { prefix: ipaddr.IPv6.parseCIDR('2002::/16'), offset: 16 },
+  { prefix: ipaddr.IPv6.parseCIDR('2001::/32'), offset: 32 },
+];
+
+/** The IPv4 address an IPv6 address carries (see ipv4Carriers), or undefined. `::` and `::1` carry none. */
+export function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const range = address.range();
+  if (range === 'unspecified' || range === 'loopback') return undefined;
+  const carrier = ipv4Carriers.find(({ prefix }) => address.match(prefix));
+  if (!carrier) return undefined;
+  const bytes = address.toByteArray();
+  const start = carrier.offset / 8;
+  return new ipaddr.IPv4(bytes.slice(start, start + 4));
 }
 
 /** The URL's host name as an address or DNS name: brackets off IPv6 literals, no trailing dot. */

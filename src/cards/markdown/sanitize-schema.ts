@@ -9,11 +9,16 @@ import type { Options as SanitizeSchema } from 'rehype-sanitize';
 
 const base = defaultSchema;
 
+// <source srcset> inside <picture> names images that no step fetches through the SSRF guard or
+// turns into a placeholder (those steps know only <img src>): <source> goes, its <picture> stays
+// as a wrapper, and the <img> inside it follows the rules of every other image.
+const { source: _source, ...baseAttributes } = base.attributes ?? {};
+
 export const sanitizeSchema: SanitizeSchema = {
   ...base,
-  tagNames: [...(base.tagNames ?? []), 'mark', 'u', 'span', 'small', 'center'],
+  tagNames: [...(base.tagNames ?? []).filter((name) => name !== 'source'), 'mark', 'u', 'span', 'small', 'center'],
   attributes: {
-    ...base.attributes,
+    ...baseAttributes,
     '*': [...(base.attributes?.['*'] ?? []), 'style', 'className'],
     // language-* for highlighting; math-* are remark-math's markers for inline and display formulas.
     // The fence's meta string (title, line numbers) is read by the code block step after sanitizing.
