@@ -1,0 +1,121 @@
+// `npm run bench:hostile`: each hostile input of test/hostile.test.ts sent to the built service
+// (`node dist/server.js`) on loopback while a normal client keeps previewing a small document and
+// asking /health. Prints, per attack, its status and time to answer, and the normal client's p50/p99
+// latency while it ran, against the same client with no attack. It measures; it asserts nothing.
+//
+// Knobs: BASELINE_SECONDS (default 5) and any service variable (MARKDOWN_THREADS,
+// MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
+import net from 'node:net';
+import { benchApiKey, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
+import { percentile } from './lib/stats.js';
+
+const baselineSeconds = Number(process.env.BASELINE_SECONDS ?? 5);
+const normalDocument = '# Notes\n\nSome **bold** and *em* text with `code`.\n\n- one\n- two\n\n```ts\nconst answer = 42;\n```\n\n$e^{i\\pi} + 1 = 0$';
+
+interface Attack {
+  name: string;
+  send(service: ServiceProcess): Promise<string>;
+}
+
+const post = (route: string, body: unknown) => async (service: ServiceProcess) => {
+  const response = await fetch(`${service.baseUrl}${route}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  return String(response.status);
+};
+
+/** One connection that declares a 1 MB body and sends a byte every 100 ms, until the server cuts it off. */
+const slowBody = async (service: ServiceProcess) => {
+  const { hostname, port } = new URL(service.baseUrl);
+  return new Promise<string>((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.write('POST /api/preview HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"markdown":"');
+    const drip = setInterval(() => socket.writable && socket.write('a'), 100);
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(drip);
+      resolve(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1] ?? 'closed');
+    });
+  });
+};
+
+const attacks: Attack[] = [
+  { name: '"*_" × 50,000 (preview)', send: post('/api/preview', { markdown: '*_'.repeat(50_000) }) },
+  { name: '"[" × 10,000', send: post('/api/generate', { markdown: '['.repeat(10_000) }) },
+  { name: 'ts block "a=/[" × 24,000', send: post('/api/generate', { markdown: '```ts\n' + 'a=/['.repeat(24_000) + '\n```' }) },
+  { name: '16,000 KaTeX formulas', send: post('/api/generate', { markdown: '$x^2$ '.repeat(16_000) }) },
+  { name: '"- " × 1,500', send: post('/api/generate', { markdown: '- '.repeat(1500) + 'x' }) },
+  { name: '"1. " × 1,500', send: post('/api/generate', { markdown: '1. '.repeat(1500) + 'x' }) },
+  { name: '"> - " × 1,000', send: post('/api/generate', { markdown: '> - '.repeat(1000) + 'x' }) },
+  { name: '"> " × 3,000', send: post('/api/generate', { markdown: '> '.repeat(3000) + 'x' }) },
+  { name: '<div> × 5,000', send: post('/api/generate', { markdown: '<div>'.repeat(5000) + 'x' }) },
+  { name: 'MDX <span> × 3,000', send: post('/api/generate', { markdown: '<span>'.repeat(3000) + 'x' + '</span>'.repeat(3000), mdxMode: true }) },
+  { name: 'highlight list of 12,000 ranges', send: post('/api/generate', { markdown: '```ts {' + Array.from({ length: 12_000 }, (_, i) => i + 1).join(',') + '}\nx\n```' }) },
+  { name: 'slow body (1 byte / 100 ms)', send: slowBody },
+];
+
+/** A normal client (previews, one at a time) and a /health prober, until stopped. */
+function normalClient(service: ServiceProcess) {
+  const preview: number[] = [];
+  const health: number[] = [];
+  let running = true;
+  const loop = async (samples: number[], request: () => Promise<Response>, pauseMs: number) => {
+    while (running) {
+      const started = performance.now();
+      const response = await request().catch(() => undefined);
+      await response?.arrayBuffer();
+      if (response?.ok) samples.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  };
+  const loops = Promise.all([
+    // About 5 previews a second: well within one client's preview budget.
+    loop(preview, () => fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown: normalDocument }) }), 200),
+    loop(health, () => fetch(`${service.baseUrl}/health`), 20),
+  ]);
+  return {
+    async stop() {
+      running = false;
+      await loops;
+      return { preview, health };
+    },
+  };
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : '–');
+const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([34, 8, 11, 22, 22][i] ?? 10)).join(''));
+const latencies = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`;
+
+async function main(): Promise<void> {
+  const service = await startServiceProcess({ LOG_LEVEL: 'warn', RENDER_CACHE: 'off' });
+  try {
+    await (await service.generate({ markdown: '# warm-up' })).arrayBuffer();
+    row(['attack', 'status', 'answered', 'preview p50 / p99', '/health p50 / p99']);
+    const baseline = normalClient(service);
+    await new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000));
+    const quiet = await baseline.stop();
+    row(['(none: baseline)', '', '', latencies(quiet.preview), latencies(quiet.health)]);
+    for (const attack of attacks) {
+      const client = normalClient(service);
+      const started = performance.now();
+      const status = await attack.send(service);
+      const took = performance.now() - started;
+      // At least a second of the normal client's figures, however fast the attack was refused.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - took)));
+      const during = await client.stop();
+      row([attack.name, status, ms(took), latencies(during.preview), latencies(during.health)]);
+      // Let the pool settle (a worker stopped for its CPU budget is being replaced).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  } finally {
+    await service.stop();
+  }
+}
+
+await main();
