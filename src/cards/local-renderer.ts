@@ -4,6 +4,7 @@
 import { pino } from 'pino';
 import type { Config } from '../config.js';
 import { checkRequest, createCards, type Cards, type RenderedImage } from './index.js';
+import { timeLimit } from './time-limit.js';
 
 /** Log lines go to stderr, so stdout stays clean for file paths (CLI) or the protocol (MCP). */
 export function stderrLogger(level: Config['logLevel']) {
@@ -34,8 +35,14 @@ export class LocalRenderer {
    * invalid_request CardError for a bad field, theme or mode, with the same message the API sends.
    */
   async render(body: unknown): Promise<RenderedImage[]> {
-    const { images } = await this.cards.render(checkRequest(body), AbortSignal.timeout(this.requestTimeoutMs));
-    return images;
+    // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
+    const deadline = timeLimit(this.requestTimeoutMs, `the render did not finish within ${this.requestTimeoutMs} ms`);
+    try {
+      const { images } = await this.cards.render(checkRequest(body), deadline.signal);
+      return images;
+    } finally {
+      deadline.clear();
+    }
   }
 
   /** Closes the browser, if one was launched. */

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { renderRequest, type PipelineParts } from './pipeline.js';
 import { normalizeRequest } from './request/normalize.js';
+import { timeLimit } from './time-limit.js';
 
 /** A short document that shows a theme's headings, text, emphasis, list, quote and code. */
 export const thumbnailMarkdown = [
@@ -65,7 +66,9 @@ export class ThemeThumbnails {
       overHiddenMode: true,
     });
     const job = this.queue.then(async () => {
-      const { images } = await renderRequest(this.parts, request, AbortSignal.timeout(this.timeoutMs));
+      // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
+      const limit = timeLimit(this.timeoutMs, `the thumbnail did not render within ${this.timeoutMs} ms`);
+      const { images } = await renderRequest(this.parts, request, limit.signal).finally(limit.clear);
       const data = images[0]!.data;
       return { data, etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 16)}"` };
     });
