@@ -33,7 +33,9 @@ export function eitherSignal(...signals: AbortSignal[]): { signal: AbortSignal; 
     const listener = () => controller.abort(source.reason);
     return { source, listener };
   });
-  const clear = () => listeners.forEach(({ source, listener }) => source.removeEventListener('abort', listener));
+  const clear = () => {
+    for (const { source, listener } of listeners) source.removeEventListener('abort', listener);
+  };
   const already = signals.find((source) => source.aborted);
   if (already) controller.abort(already.reason);
   else for (const { source, listener } of listeners) source.addEventListener('abort', listener, { once: true });
