@@ -133,7 +133,7 @@ export function createCards(options: CardsOptions): Cards {
       const warmRequest = normalizeRequest({ markdown: '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |' });
       const limit = timeLimit(60_000, 'the warm-up did not finish within 60 s');
       try {
-        await Promise.all([renderer.start(), markdownPool.warmedUp, prepareContent(parts, warmRequest, limit.signal)]);
+        await Promise.all([renderer.start(), markdownPool.warmUp(), prepareContent(parts, warmRequest, limit.signal)]);
       } finally {
         limit.clear();
       }

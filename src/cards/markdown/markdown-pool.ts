@@ -246,8 +246,8 @@ class CpuBudget {
 // configuration and closes it when it stops; anything else gets a pool with the defaults.
 let shared: { pool: MarkdownPool; users: number } | undefined;
 
-/** Starts the pool with these options (if it is not running) and warms every worker. */
-export function openMarkdownPool(options: MarkdownPoolOptions): { warmedUp: Promise<unknown>; close(): Promise<void> } {
+/** Starts the pool with these options (if it is not running); warmUp() waits until every worker has loaded the pipeline. */
+export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; close(): Promise<void> } {
   if (shared && shared.users === 0) {
     void shared.pool.close();
     shared = undefined;
@@ -257,10 +257,9 @@ export function openMarkdownPool(options: MarkdownPoolOptions): { warmedUp: Prom
   const mine = shared;
   // Each worker loads the pipeline when it starts (markdown-worker.ts); a document per worker waits for that.
   const warmUp = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
-  const warmedUp = Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp)));
   let closed = false;
   return {
-    warmedUp,
+    warmUp: () => Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp))),
     async close() {
       if (closed) return;
       closed = true;
