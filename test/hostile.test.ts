@@ -281,7 +281,13 @@ describe('hostile documents are refused in bounded time while /health keeps answ
   const cpuLimitMs = 2000;
 
   before(async () => {
-    service = await startService({ MARKDOWN_CPU_LIMIT_MS: String(cpuLimitMs), RENDER_CACHE: 'off' });
+    // The preview budget is not under test here: attacks follow each other faster than it refills.
+    service = await startService({
+      MARKDOWN_CPU_LIMIT_MS: String(cpuLimitMs),
+      RENDER_CACHE: 'off',
+      PREVIEW_BUDGET_BURST: '1000000',
+      PREVIEW_BUDGET_PER_SECOND: '1000000',
+    });
   });
   after(async () => service?.close());
 
