@@ -48,15 +48,15 @@ const slowBody = async (service: ServiceProcess) => {
 const attacks: Attack[] = [
   { name: '"*_" × 50,000 (preview)', send: post('/api/preview', { markdown: '*_'.repeat(50_000) }) },
   { name: '"[" × 10,000', send: post('/api/generate', { markdown: '['.repeat(10_000) }) },
-  { name: 'ts block "a=/[" × 24,000', send: post('/api/generate', { markdown: '```ts\n' + 'a=/['.repeat(24_000) + '\n```' }) },
+  { name: 'ts block "a=/[" × 24,000', send: post('/api/generate', { markdown: `\`\`\`ts\n${'a=/['.repeat(24_000)}\n\`\`\`` }) },
   { name: '16,000 KaTeX formulas', send: post('/api/generate', { markdown: '$x^2$ '.repeat(16_000) }) },
-  { name: '"- " × 1,500', send: post('/api/generate', { markdown: '- '.repeat(1500) + 'x' }) },
-  { name: '"1. " × 1,500', send: post('/api/generate', { markdown: '1. '.repeat(1500) + 'x' }) },
-  { name: '"> - " × 1,000', send: post('/api/generate', { markdown: '> - '.repeat(1000) + 'x' }) },
-  { name: '"> " × 3,000', send: post('/api/generate', { markdown: '> '.repeat(3000) + 'x' }) },
-  { name: '<div> × 5,000', send: post('/api/generate', { markdown: '<div>'.repeat(5000) + 'x' }) },
-  { name: 'MDX <span> × 3,000', send: post('/api/generate', { markdown: '<span>'.repeat(3000) + 'x' + '</span>'.repeat(3000), mdxMode: true }) },
-  { name: 'highlight list of 12,000 ranges', send: post('/api/generate', { markdown: '```ts {' + Array.from({ length: 12_000 }, (_, i) => i + 1).join(',') + '}\nx\n```' }) },
+  { name: '"- " × 1,500', send: post('/api/generate', { markdown: `${'- '.repeat(1500)}x` }) },
+  { name: '"1. " × 1,500', send: post('/api/generate', { markdown: `${'1. '.repeat(1500)}x` }) },
+  { name: '"> - " × 1,000', send: post('/api/generate', { markdown: `${'> - '.repeat(1000)}x` }) },
+  { name: '"> " × 3,000', send: post('/api/generate', { markdown: `${'> '.repeat(3000)}x` }) },
+  { name: '<div> × 5,000', send: post('/api/generate', { markdown: `${'<div>'.repeat(5000)}x` }) },
+  { name: 'MDX <span> × 3,000', send: post('/api/generate', { markdown: `${'<span>'.repeat(3000)}x${'</span>'.repeat(3000)}`, mdxMode: true }) },
+  { name: 'highlight list of 12,000 ranges', send: post('/api/generate', { markdown: `\`\`\`ts {${Array.from({ length: 12_000 }, (_, i) => i + 1).join(',')}}\nx\n\`\`\`` }) },
   { name: 'slow body (1 byte / 100 ms)', send: slowBody },
 ];
 

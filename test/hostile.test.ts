@@ -261,18 +261,18 @@ describe('time and connection limits', () => {
 /** Inputs that used to overflow the stack (500), each with the depth the answer must name. */
 const deepInputs: { name: string; markdown: string; mdxMode?: boolean; depth: string }[] = [
   // A list item counts two levels (the list and the item), a quote one, the text in them one more.
-  { name: '"- " × 1,500', markdown: '- '.repeat(1500) + 'x', depth: '3,001' },
-  { name: '"1. " × 1,500', markdown: '1. '.repeat(1500) + 'x', depth: '3,001' },
-  { name: '"> - " × 1,000', markdown: '> - '.repeat(1000) + 'x', depth: '3,001' },
-  { name: '"> " × 3,000', markdown: '> '.repeat(3000) + 'x', depth: '3,001' },
-  { name: '<div> × 5,000', markdown: '<div>'.repeat(5000) + 'x', depth: '5,000' },
-  { name: 'MDX <span> × 3,000', markdown: '<span>'.repeat(3000) + 'x' + '</span>'.repeat(3000), mdxMode: true, depth: '3,000' },
+  { name: '"- " × 1,500', markdown: `${'- '.repeat(1500)}x`, depth: '3,001' },
+  { name: '"1. " × 1,500', markdown: `${'1. '.repeat(1500)}x`, depth: '3,001' },
+  { name: '"> - " × 1,000', markdown: `${'> - '.repeat(1000)}x`, depth: '3,001' },
+  { name: '"> " × 3,000', markdown: `${'> '.repeat(3000)}x`, depth: '3,001' },
+  { name: '<div> × 5,000', markdown: `${'<div>'.repeat(5000)}x`, depth: '5,000' },
+  { name: 'MDX <span> × 3,000', markdown: `${'<span>'.repeat(3000)}x${'</span>'.repeat(3000)}`, mdxMode: true, depth: '3,000' },
 ];
 
 /** Inputs a scan of the raw text refuses before parsing, with the construct the answer must name. */
 const precheckedInputs: { name: string; markdown: string; names: RegExp }[] = [
   { name: '"*_" × 50,000', markdown: '*_'.repeat(50_000), names: /a run of 100,000 emphasis delimiters.*at most 1,000/ },
-  { name: 'a fence highlight list of 12,000 ranges', markdown: '```ts {' + Array.from({ length: 12_000 }, (_, i) => i + 1).join(',') + '}\nx\n```', names: /highlight list of 12,000 ranges; at most 100/ },
+  { name: 'a fence highlight list of 12,000 ranges', markdown: `\`\`\`ts {${Array.from({ length: 12_000 }, (_, i) => i + 1).join(',')}}\nx\n\`\`\``, names: /highlight list of 12,000 ranges; at most 100/ },
   { name: '16,000 KaTeX formulas', markdown: '$x^2$ '.repeat(16_000), names: /16,000 math formulas; at most 1,000/ },
 ];
 
@@ -335,7 +335,7 @@ describe('hostile documents are refused in bounded time while /health keeps answ
   });
 
   it('a ts code block of "a=/[" × 24,000 is stopped at the CPU limit, naming the block; the next document renders', async () => {
-    const markdown = '```ts\n' + 'a=/['.repeat(24_000) + '\n```';
+    const markdown = `\`\`\`ts\n${'a=/['.repeat(24_000)}\n\`\`\``;
     const { status, json, ms } = await attack('/api/preview', { markdown });
     assert.equal(status, 400, JSON.stringify(json));
     assert.equal(json.error, 'invalid_request');
@@ -367,7 +367,7 @@ describe('hostile documents are refused in bounded time while /health keeps answ
     const kinds = ['- ', '1. ', '> ', '> - ', '* > ', '<div>', '<blockquote>'];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...kinds), fc.oneof(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 120, max: 3000 })), async (kind, times) => {
-        const { status, json } = await post(service.baseUrl, '/api/preview', { markdown: kind.repeat(times) + 'x' });
+        const { status, json } = await post(service.baseUrl, '/api/preview', { markdown: `${kind.repeat(times)}x` });
         if (times > 100) {
           assert.equal(status, 400, JSON.stringify(json));
           assert.match(json.message, /nests [\d,]+ levels deep .*at most 100 levels/);
