@@ -73,7 +73,7 @@ describe('web page routes', () => {
     assert.deepEqual([json.width, json.height], [500, 586]);
     const html = json.cards[0]!.html;
     assert.match(html, /^<div class="card markdown-body card-plain-notes dark-mode fixed-height" style="--card-width:500px;--card-height:586px">/);
-    assert.match(html, /<h1 data-text="Hi[^"]*">/);
+    assert.match(html, /<h1 data-text="Hi[^"]*" dir="auto">/);
     assert.match(html, /<li data-index="1">one<\/li>/);
     assert.doesNotMatch(html, /<script|onerror|alert\(1\)<\/script>/);
   });
