@@ -26,7 +26,7 @@ describe('cardwright render', () => {
       assert.ok(stdout.includes(option), `--help mentions ${option}`);
     }
     assert.match(stdout, /noSplit, autoSplit, hrSplit/);
-    assert.match(stdout, /200–2000/);
+    assert.match(stdout, /100–2000/);
     const main = await runCli(['--help']);
     assert.equal(main.code, 0);
     for (const command of ['render', 'themes', 'serve', 'keys create', 'mcp']) assert.ok(main.stdout.includes(command), command);
@@ -112,13 +112,15 @@ describe('cardwright render', () => {
     assert.equal(theme.code, 2);
     assert.match(theme.stderr, /invalid_request: theme "no-such-theme" is not a known theme\. Accepted: .*plain-notes/);
 
-    const mode = await runCli(['render', 'notes.md', '-o', 'never', '--mode', 'mint-mode'], { cwd: dir });
-    assert.equal(mode.code, 2);
-    assert.match(mode.stderr, /themeMode "mint-mode" is not a mode of theme "plain-notes"\. Accepted: light-mode, dark-mode/);
+    // A mode the theme does not have is not refused: the API draws the default mode and warns.
+    const mode = await runCli(['render', 'notes.md', '-o', 'blind-mode', '--mode', 'mint-mode', '--scale', '1'], { cwd: dir });
+    assert.equal(mode.code, 0, mode.stderr);
+    assert.match(mode.stderr, /warning: themeMode "mint-mode" is not a mode of theme "plain-notes"; rendered in its default mode "light-mode"\. Modes of this theme: light-mode, dark-mode/);
+    assert.equal(fs.readdirSync(path.join(dir, 'blind-mode')).length, 1);
 
     const width = await runCli(['render', 'notes.md', '-o', 'never', '--width', '5000'], { cwd: dir });
     assert.equal(width.code, 2);
-    assert.match(width.stderr, /width is not accepted: got number 5000; accepted: card width in CSS px, 200–2000/);
+    assert.match(width.stderr, /width is not accepted: got number 5000; accepted: card width in CSS px, 100–2000/);
 
     const format = await runCli(['render', 'notes.md', '-o', 'never', '--format', 'gif'], { cwd: dir });
     assert.equal(format.code, 2);

@@ -95,20 +95,33 @@ describe('POST /api/generate', () => {
     assert.equal((await service.generate({ theme: 'apple-notes', themeMode: 'dark-mode' })).status, 200);
   });
 
+  it('draws a themeMode the theme does not have in its default mode, and says so', async () => {
+    const markdown = '# Title\n\nSome text.';
+    const blind = await service.generate({ markdown, themeMode: 'neon-mode', scale: 1 });
+    assert.equal(blind.status, 200);
+    assert.equal(blind.json.warnings.length, 1);
+    assert.match(blind.json.warnings[0], /"neon-mode".*default mode "light-mode".*light-mode, dark-mode/);
+    assert.match(blind.headers.get('x-cardwright-warnings') ?? '', /neon-mode.*light-mode/);
+    const light = await service.generate({ markdown, themeMode: 'light-mode', scale: 1 });
+    assert.equal(light.json.warnings, undefined, 'a request without a problem has no warnings');
+    assert.equal(light.headers.get('x-cardwright-warnings'), null);
+    const [blindPng, lightPng] = await Promise.all([blind, light].map(async (answer) => decodePng((await download(answer.json.images[0].url)).bytes)));
+    assert.equal(differingFraction(blindPng!, lightPng!), 0, 'drawn exactly as the default mode');
+  });
+
   const badRequests: Array<[string, () => Promise<{ status: number; json: any; headers?: Headers }>, number, string, RegExp]> = [
     ['no API key', () => service.generate({}, { 'x-api-key': '' }), 401, 'unauthorized', /x-api-key/],
     ['a wrong API key', () => service.generate({}, { 'x-api-key': 'wrong-key-wrong-key' }), 401, 'unauthorized', /x-api-key/],
     ['malformed JSON', () => service.generate('{"markdown": '), 400, 'invalid_request', /not valid JSON/],
     ['a JSON array', () => service.generate([1, 2]), 400, 'invalid_request', /must be a JSON object/],
-    ['a string width', () => service.generate({ width: '440' }), 400, 'invalid_request', /width.*"440".*200–2000/],
-    ['a width out of range', () => service.generate({ width: 5000 }), 400, 'invalid_request', /width.*5000.*200–2000/],
-    ['a height out of range', () => service.generate({ height: 10 }), 400, 'invalid_request', /height.*10.*200–4000/],
+    ['a string width', () => service.generate({ width: '440' }), 400, 'invalid_request', /width.*"440".*100–2000/],
+    ['a width out of range', () => service.generate({ width: 5000 }), 400, 'invalid_request', /width.*5000.*100–2000/],
+    ['a height out of range', () => service.generate({ height: 10 }), 400, 'invalid_request', /height.*10.*100–4000/],
     ['a scale out of range', () => service.generate({ scale: 8 }), 400, 'invalid_request', /scale.*8.*1–3/],
     ['a boolean given as a string', () => service.generate({ mdxMode: 'yes' }), 400, 'invalid_request', /mdxMode/],
     ['an unknown splitMode', () => service.generate({ splitMode: 'pages' }), 400, 'invalid_request', /splitMode.*"pages".*noSplit, autoSplit, hrSplit/],
     ['an unknown format', () => service.generate({ format: 'gif' }), 400, 'invalid_request', /format.*"gif".*png, jpeg, webp/],
     ['an unknown theme', () => service.generate({ theme: 'no-such-theme' }), 400, 'invalid_request', /no-such-theme.*Accepted: .*plain-notes/],
-    ['an unknown mode', () => service.generate({ themeMode: 'neon-mode' }), 400, 'invalid_request', /neon-mode.*Accepted: light-mode, dark-mode/],
     ['markdown over 100,000 characters', () => service.generate({ markdown: 'a'.repeat(100_001) }), 400, 'invalid_request', /markdown.*100000/],
     ['a body over 1 MiB', () => service.generate({ markdown: 'a'.repeat(1_100_000) }), 413, 'payload_too_large', /1048576 bytes/],
     [

@@ -139,7 +139,7 @@ describe('cardwright mcp, rendering locally', () => {
   it("answers bad arguments with a tool error carrying the API's message", async () => {
     const wrongType = await callTool(session, 'render_cards', { width: 'wide' });
     assert.equal(wrongType.isError, true);
-    assert.equal(textOf(wrongType), 'invalid_request: width is not accepted: got "wide"; accepted: card width in CSS px, 200–2000.');
+    assert.equal(textOf(wrongType), 'invalid_request: width is not accepted: got "wide"; accepted: card width in CSS px, 100–2000.');
 
     const theme = await callTool(session, 'render_cards', { theme: 'pop-art-nope' });
     assert.equal(theme.isError, true);

@@ -36,11 +36,11 @@ describe('OpenAPI document', () => {
 
   it('documents every request field with its type, bounds and default', () => {
     const properties = generate.requestBody.content['application/json'].schema.properties;
-    assert.deepEqual(Object.keys(properties).sort(), ['fontScale', 'format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'width']);
+    assert.deepEqual(Object.keys(properties).sort(), ['background', 'fontScale', 'format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'weChatMode', 'width']);
     assert.equal(valueBranch(properties.markdown).maxLength, 100_000);
     assert.equal(properties.markdown.default, '# Hello, cardwright');
-    assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [200, 2000, 440]);
-    assert.deepEqual([valueBranch(properties.height).minimum, valueBranch(properties.height).maximum, properties.height.default], [200, 4000, 586]);
+    assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [100, 2000, 440]);
+    assert.deepEqual([valueBranch(properties.height).minimum, valueBranch(properties.height).maximum, properties.height.default], [100, 4000, 586]);
     assert.deepEqual([valueBranch(properties.scale).minimum, valueBranch(properties.scale).maximum, properties.scale.default], [1, 3, 2]);
     assert.deepEqual([valueBranch(properties.fontScale).minimum, valueBranch(properties.fontScale).maximum, properties.fontScale.default], [0.5, 4, 1]);
     assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit', '']);
@@ -49,7 +49,7 @@ describe('OpenAPI document', () => {
     assert.equal(properties.format.default, 'png');
     assert.equal(properties.theme.default, 'plain-notes');
     assert.match(properties.theme.description, /`plain-notes` \(light-mode, dark-mode\)/);
-    for (const flag of ['mdxMode', 'overHiddenMode']) {
+    for (const flag of ['mdxMode', 'overHiddenMode', 'weChatMode']) {
       assert.equal(valueBranch(properties[flag]).type, 'boolean');
       assert.equal(properties[flag].default, false);
     }
@@ -113,7 +113,7 @@ describe('OpenAPI document', () => {
       { markdown: '# extra', scale: 1, unknownField: [1, 2] },
       { markdown: '# webp', format: 'webp', scale: 1, mdxMode: false, overHiddenMode: true },
       { markdown: 'x'.repeat(100_000), overHiddenMode: true, scale: 1 },
-      { width: 199 },
+      { width: 99 },
       { width: 2001 },
       { height: 4001 },
       { scale: 0.5 },
@@ -180,7 +180,7 @@ function generatedBodies(count: number): Record<string, unknown>[] {
     markdown: { valid: ['# Generated', '中文 **粗体**', null, ''], invalid: [7, false, { text: 'x' }] },
     theme: { valid: ['plain-notes', 'apple-notes', null], invalid: [1, ['plain-notes']] },
     themeMode: { valid: [null, ''], invalid: [0, 'x'.repeat(65)] },
-    width: { valid: [200, 300.4, null], invalid: [199.9, 2000.5, '300', true] },
+    width: { valid: [100, 300.4, null], invalid: [99.9, 2000.5, '300', true] },
     height: { valid: [200, 250, null], invalid: [0, 4000.01, '586'] },
     splitMode: { valid: ['noSplit', null], invalid: ['split', 1] },
     mdxMode: { valid: [false, null], invalid: ['false', 0] },

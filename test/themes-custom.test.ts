@@ -73,11 +73,10 @@ describe('custom themes', () => {
     }
   });
 
-  it('validates a custom theme mode like a built-in one', async () => {
-    const { status, json } = await service.generate({ theme: 'my-sunset', themeMode: 'noon-mode' });
-    assert.equal(status, 400);
-    assert.equal(json.error, 'invalid_request');
-    assert.match(json.message, /dusk-mode, dawn-mode/);
+  it('treats a mode a custom theme does not have like a built-in one: its default mode, with a warning', async () => {
+    const { status, json } = await service.generate({ theme: 'my-sunset', themeMode: 'noon-mode', scale: 1 });
+    assert.equal(status, 200);
+    assert.match(json.warnings[0], /"noon-mode".*default mode "dusk-mode".*dusk-mode, dawn-mode/);
   });
 
   it('reports every broken file at start-up, names what to fix, and skips it', async () => {

@@ -118,15 +118,16 @@ describe('themes', () => {
     for (const alias of Object.keys(themeAliases)) assert.ok(json.message.includes(alias), `message lists alias ${alias}`);
   });
 
-  it('refuses an unknown mode with 400 naming the modes of that theme', async () => {
+  it('draws a mode the theme does not have in its default mode, with a warning naming the modes of that theme', async () => {
     const { status, json } = await service.generate({ theme: 'pop-art', themeMode: 'dark-mode' });
-    assert.equal(status, 400);
-    assert.equal(json.error, 'invalid_request');
-    for (const mode of specModes['pop-art']!) assert.ok(json.message.includes(mode), `message lists ${mode}`);
+    assert.equal(status, 200);
+    assert.equal(json.images.length, 1);
+    assert.match(json.warnings[0], /"dark-mode".*"pop-art".*default mode "default-mode"/);
+    for (const mode of specModes['pop-art']!) assert.ok(json.warnings[0].includes(mode), `warning lists ${mode}`);
 
     const modeless = await service.generate({ theme: 'minimal', themeMode: 'dark-mode' });
-    assert.equal(modeless.status, 400);
-    assert.match(modeless.json.message, /no modes/);
+    assert.equal(modeless.status, 200);
+    assert.match(modeless.json.warnings[0], /"dark-mode" was ignored: theme "minimal" has no modes/);
   });
 
   it('resolves the aliases of the reference service to the same look', async () => {

@@ -281,7 +281,7 @@ describe('web page', () => {
       await page.locator('#width').fill('5000');
       const error = page.locator('#size-error');
       await error.waitFor({ state: 'visible' });
-      assert.match(await error.innerText(), /width is not accepted: got number 5000; accepted: .*200–2000/);
+      assert.match(await error.innerText(), /width is not accepted: got number 5000; accepted: .*100–2000/);
       assert.equal(await page.locator('#width').getAttribute('aria-invalid'), 'true');
       await page.locator('#width').fill('480');
       await error.waitFor({ state: 'hidden' });

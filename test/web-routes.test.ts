@@ -85,9 +85,12 @@ describe('web page routes', () => {
     assert.equal(body.error, 'invalid_request');
     assert.match(body.message, /^width is not accepted: got number 5000/);
 
-    const badMode = await preview({ theme: 'plain-notes', themeMode: 'neon-mode' });
-    assert.equal(badMode.status, 400);
-    assert.match(((await badMode.json()) as { message: string }).message, /themeMode "neon-mode".*Accepted: light-mode, dark-mode/);
+    // A mode the theme does not have is previewed in the default mode, as Generate draws it.
+    const blindMode = await preview({ theme: 'plain-notes', themeMode: 'neon-mode' });
+    assert.equal(blindMode.status, 200);
+    const blind = (await blindMode.json()) as { themeMode: string; warnings: string[] };
+    assert.equal(blind.themeMode, 'light-mode');
+    assert.match(blind.warnings[0]!, /"neon-mode".*light-mode, dark-mode/);
 
     const notJson = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' });
     assert.equal(notJson.status, 415);

@@ -11,7 +11,7 @@
 import type { Logger } from './logger.js';
 import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
-import { generateRequest, prepareContent, renderRequest, type PipelineParts, type Rendered } from './pipeline.js';
+import { generateRequest, prepareContent, renderRequest, requestTheme, type PipelineParts, type Rendered } from './pipeline.js';
 import { previewRequest, type Preview } from './preview.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
@@ -148,11 +148,12 @@ export function createCards(options: CardsOptions): Cards {
       const storeParts = { ...parts, ...(await store) };
       if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
 
-      // The theme is resolved first so an alias, or an omitted default mode, hits the same entry.
-      const { theme, mode } = themes.resolve(request.theme, request.themeMode);
+      // The theme is resolved first so an alias, an omitted default mode, or a mode the theme does
+      // not have (drawn in the default one) hits the same entry.
+      const { theme, mode, warnings } = requestTheme(themes, request);
       const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
       const cached = cache.get(key);
-      if (cached) return { images: cached, complete: true, fromCache: true };
+      if (cached) return { images: cached, complete: true, warnings, fromCache: true };
       const generated = await generateRequest(storeParts, request, signal);
       // A card with a placeholder for an image that failed to load is not remembered: the image
       // may load next time.

@@ -34,12 +34,12 @@ export class LocalRenderer {
    * Renders one request body (the fields of POST /api/generate). Throws the core's errors: an
    * invalid_request CardError for a bad field, theme or mode, with the same message the API sends.
    */
-  async render(body: unknown): Promise<RenderedImage[]> {
+  async render(body: unknown): Promise<{ images: RenderedImage[]; warnings: string[] }> {
     // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
     const deadline = timeLimit(this.requestTimeoutMs, `the render did not finish within ${this.requestTimeoutMs} ms`);
     try {
-      const { images } = await this.cards.render(checkRequest(body), deadline.signal);
-      return images;
+      const { images, warnings } = await this.cards.render(checkRequest(body), deadline.signal);
+      return { images, warnings };
     } finally {
       deadline.clear();
     }

@@ -34,6 +34,8 @@ export interface StoreParts {
 export interface Rendered<Image> {
   images: Image[];
   complete: boolean;
+  /** What was not applied as asked (a themeMode the theme lacks, a split mode weChatMode overrides): told to the client. */
+  warnings: string[];
 }
 
 /** The document of a request as card content: its theme and its sanitized HTML. */
@@ -44,18 +46,31 @@ export interface PreparedContent extends ThemeChoice {
 
 /** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
 export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
-  const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
+  const { theme, mode, warnings } = requestTheme(parts.themes, request);
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
   const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
   for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
-  return { theme, mode, html, complete: imageFailures.length === 0 };
+  return { theme, mode, warnings, html, complete: imageFailures.length === 0 };
+}
+
+/** The request's theme and mode, with the warnings of the request as a whole (see weChatModeWarnings). */
+export function requestTheme(themes: ThemeRegistry, request: CardRequest): ThemeChoice {
+  const choice = themes.resolve(request.theme, request.themeMode);
+  return { ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request)] };
+}
+
+/** weChatMode makes one image of the content's height, so a split mode or overHiddenMode does not apply. */
+function weChatModeWarnings(request: CardRequest): string[] {
+  if (!request.weChatMode) return [];
+  const ignored = [...(request.splitMode !== 'noSplit' ? [`splitMode "${request.splitMode}"`] : []), ...(request.overHiddenMode ? ['overHiddenMode'] : [])];
+  return ignored.length === 0 ? [] : [`weChatMode makes one image as tall as the content; ${ignored.join(' and ')} did not apply.`];
 }
 
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
-  const { theme, mode, html, complete } = await prepareContent(parts, request, signal);
+  const { theme, mode, warnings, html, complete } = await prepareContent(parts, request, signal);
   const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, contentHtml: html }));
-  return { images, complete };
+  return { images, complete, warnings };
 }
 
 /** Renders the cards of one request and stores them; on any failure nothing stays stored. */
@@ -64,6 +79,6 @@ export async function generateRequest(
   request: CardRequest,
   signal: AbortSignal,
 ): Promise<Rendered<StoredImage>> {
-  const { images, complete } = await renderRequest(parts, request, signal);
-  return { images: await storeAll(parts, images, signal), complete };
+  const { images, complete, warnings } = await renderRequest(parts, request, signal);
+  return { images: await storeAll(parts, images, signal), complete, warnings };
 }

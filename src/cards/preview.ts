@@ -18,17 +18,30 @@ export interface Preview {
   themeMode: string | null;
   width: number;
   height: number;
+  /** As in the generate answer: what was not applied as asked. */
+  warnings: string[];
 }
 
 /** Split previews are captured at the request's scale, but no finer than a 2× screen shows. */
 const maxPreviewScale = 2;
 
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Preview> {
-  const { theme, mode, html } = await prepareContent(parts, request, signal);
+  const { theme, mode, warnings, html } = await prepareContent(parts, request, signal);
   let cards: PreviewCard[];
-  if (request.splitMode === 'noSplit') {
+  // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
+  if (request.splitMode === 'noSplit' || request.weChatMode) {
     // The markup renderCards lays out and captures for a noSplit request, built without the browser.
-    cards = [{ html: cardMarkup({ theme, mode, width: request.width, height: request.height, fixedHeight: request.overHiddenMode, contentHtml: html }) }];
+    const markup = cardMarkup({
+      theme,
+      mode,
+      width: request.width,
+      height: request.height,
+      fixedHeight: request.overHiddenMode,
+      wechat: request.weChatMode,
+      background: request.background,
+      contentHtml: html,
+    });
+    cards = [{ html: markup }];
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders.
     const scale = Math.min(request.scale, maxPreviewScale);
@@ -41,5 +54,5 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
       height: image.height / scale,
     }));
   }
-  return { cards, theme: theme.id, themeMode: mode ?? null, width: request.width, height: request.height };
+  return { cards, theme: theme.id, themeMode: mode ?? null, width: request.width, height: request.height, warnings };
 }

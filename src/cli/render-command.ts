@@ -34,12 +34,14 @@ export async function runRender(args: string[]): Promise<void> {
 
   const local = LocalRenderer.open(loadCommandConfig());
   try {
-    const images = await local.render(body);
+    const { images, warnings } = await local.render(body);
+    // Said on stderr, as the API says them in `warnings`, so stdout stays the list of files.
+    for (const warning of warnings) process.stderr.write(`cardwright: warning: ${warning}\n`);
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
     const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images);
     if (values.json) {
       const described = images.map((image, index) => ({ file: files[index], width: image.width, height: image.height, size: image.data.length }));
-      process.stdout.write(`${JSON.stringify({ images: described }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(warnings.length > 0 ? { images: described, warnings } : { images: described }, null, 2)}\n`);
     } else {
       process.stdout.write(files.map((file) => `${file}\n`).join(''));
     }

@@ -9,6 +9,7 @@ import type { ApiKeyStore } from './api-keys.js';
 import { HttpError } from './http-errors.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
+import { sendWarningsHeader } from './warnings-header.js';
 
 export interface GenerateRouteDeps {
   cards: Cards;
@@ -37,10 +38,11 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       const signal = requestDeadline(reply, deps.requestTimeoutMs);
       // Cache entries are the caller's own: one tenant never learns what another rendered.
       const cacheScope = deps.cacheEnabled ? String(request.headers['x-api-key']) : undefined;
-      const { images, fromCache } = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
+      const { images, fromCache, warnings } = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
       if (!fromCache) deps.metrics?.stored(images);
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
-      return { images };
+      sendWarningsHeader(reply, warnings);
+      return warnings.length > 0 ? { images, warnings } : { images };
     },
   );
 }

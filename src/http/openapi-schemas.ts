@@ -32,7 +32,14 @@ export const ImageSchema = Type.Object(
 );
 
 export const GenerateAnswer = Type.Object(
-  { images: Type.Array(ImageSchema, { description: 'the cards, in order' }) },
+  {
+    images: Type.Array(ImageSchema, { description: 'the cards, in order' }),
+    warnings: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'present when something was not applied as asked, e.g. a themeMode the theme does not have (drawn in its default mode); also sent as X-Cardwright-Warnings headers',
+      }),
+    ),
+  },
   {
     description: 'The cards were rendered and stored.',
     examples: [
@@ -70,7 +77,7 @@ export const ThemesAnswer = Type.Object(
 
 /** An example message of each label, as the service words it. */
 const errorExamples: Record<ErrorLabel, string> = {
-  invalid_request: 'width is not accepted: got number 5000; accepted: card width in CSS px, 200–2000.',
+  invalid_request: 'width is not accepted: got number 5000; accepted: card width in CSS px, 100–2000.',
   unauthorized: 'Send a valid API key in the x-api-key header.',
   not_found: 'Nothing is at GET /api/generat.',
   payload_too_large: 'The body is larger than this server accepts. The limit is 1048576 bytes.',

@@ -8,6 +8,7 @@ import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { previewCost, PreviewBudget, type PreviewBudgetOptions } from './preview-budget.js';
 import { requestDeadline } from './request-deadline.js';
+import { sendWarningsHeader } from './warnings-header.js';
 
 export interface PreviewRouteDeps {
   cards: Cards;
@@ -24,6 +25,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs));
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
+    sendWarningsHeader(reply, preview.warnings);
     return preview;
   });
 }

@@ -25,7 +25,7 @@ export class LocalBackend implements CardBackend {
   }
 
   async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]> {
-    const images = await this.local.render(body);
+    const { images } = await this.local.render(body);
     const files = await writeCardFiles(path.resolve(outputDir ?? this.defaultOutputDir), baseName, images);
     return images.map((image, index) => ({
       url: pathToFileURL(files[index]!).href,

@@ -13,6 +13,10 @@ export interface CardMarkupOptions {
   contentHtml: string;
   /** "2/5"-style page label drawn in the footer; empty for a single card. */
   pageLabel?: string;
+  /** WeChat article layout: no frame or outer decoration, as tall as the content (themes/_request-options.css). */
+  wechat?: boolean;
+  /** A checked CSS colour or gradient (request/background.ts) that replaces the theme's outer background. */
+  background?: string;
   /** The request's fontScale (default 1); see cardGeometry. */
   fontScale?: number;
 }
@@ -30,16 +34,25 @@ export function cardGeometry(width: number, height: number, scale: number, fontS
 export function cardMarkup(options: CardMarkupOptions): string {
   const classes = ['card', 'markdown-body', options.theme.className];
   if (options.mode) classes.push(options.mode);
-  if (options.fixedHeight) classes.push('fixed-height');
+  if (options.fixedHeight && !options.wechat) classes.push('fixed-height');
+  if (options.wechat) classes.push('wechat');
   const fontScale = options.fontScale ?? 1;
   const { width, height } = cardGeometry(options.width, options.height, 1, fontScale);
   // --font-scale lets a theme keep a hairline a hairline: calc(1px / var(--font-scale)).
   const scaleProperty = fontScale === 1 ? '' : `;--font-scale:${fontScale}`;
+  // The background has passed checkBackground, whose alphabet has no quote, semicolon or angle
+  // bracket, so it cannot leave the attribute or the declaration; escaped all the same.
+  const background = options.background ? `;--card-background:${escapeAttribute(options.background)}` : '';
+  if (options.background) classes.push('custom-background');
   return (
-    `<div class="${classes.join(' ')}" style="--card-width:${width}px;--card-height:${height}px${scaleProperty}">` +
+    `<div class="${classes.join(' ')}" style="--card-width:${width}px;--card-height:${height}px${scaleProperty}${background}">` +
     '<section class="card-header"></section>' +
     `<section class="card-content"><div class="card-content-inner">${options.contentHtml}</div></section>` +
     `<section class="card-footer"><section class="card-footer-inner"><span class="page">${options.pageLabel ?? ''}</span></section></section>` +
     '</div>'
   );
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }

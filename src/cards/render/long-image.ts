@@ -24,11 +24,16 @@ export const maxWebpDimension = 16_383;
 /** Tile height in device px: well within what a capture handles, few enough seams and round trips. */
 const tilePixelHeight = 8_192;
 
-/** Checks a noSplit card of `box` (CSS px) can become one image; throws content_too_large otherwise. */
-export function checkLongImage(box: CardBox, scale: number, format: ImageFormat): void {
-  const width = Math.round(box.width * scale);
-  const height = Math.round(box.height * scale);
-  const tall = `The content is ${Math.ceil(box.height)} px tall at width ${Math.round(box.width)} (${height.toLocaleString('en-US')} device px at scale ${scale})`;
+/**
+ * Checks a noSplit card of `box` (CSS px of the page) can become one image at `deviceScale` device px
+ * per CSS px; throws content_too_large otherwise. Sizes are told in the request's own px (`width`,
+ * `scale`), which differ from the page's when fontScale is not 1.
+ */
+export function checkLongImage(box: CardBox, deviceScale: number, format: ImageFormat, asked: { width: number; scale: number }): void {
+  const width = Math.round(box.width * deviceScale);
+  const height = Math.round(box.height * deviceScale);
+  const cssHeight = Math.ceil(height / asked.scale);
+  const tall = `The content is ${cssHeight.toLocaleString('en-US')} px tall at width ${asked.width} (${height.toLocaleString('en-US')} device px at scale ${asked.scale})`;
   if (format === 'webp' && (height > maxWebpDimension || width > maxWebpDimension)) {
     throw new CardError(
       'content_too_large',
@@ -37,7 +42,7 @@ export function checkLongImage(box: CardBox, scale: number, format: ImageFormat)
     );
   }
   if (height > longImageBudget.maxHeight || width * height > longImageBudget.maxPixels) {
-    const maxCssHeight = Math.floor(Math.min(longImageBudget.maxHeight, longImageBudget.maxPixels / width) / scale);
+    const maxCssHeight = Math.floor(Math.min(longImageBudget.maxHeight, longImageBudget.maxPixels / width) / asked.scale);
     throw new CardError(
       'content_too_large',
       `${tall}, over what one image may be: at this width and scale at most ${maxCssHeight.toLocaleString('en-US')} px ` +
@@ -62,8 +67,10 @@ export async function captureLongImage(page: RenderPage, box: CardBox, scale: nu
   let pixelHeight = 0;
   for (let top = 0; top < box.height; top += tileHeight) {
     signal?.throwIfAborted();
-    const height = Math.min(tileHeight, box.height - top);
-    const tile = await page.capture({ x: box.x, y: box.y + top, width: box.width, height }, { scale, format: 'png' });
+    // Chromium clips a capture to whole CSS px: a fractional last tile or width (fontScale ≠ 1) is
+    // rounded up here and the extra device pixels cropped below.
+    const height = Math.ceil(Math.min(tileHeight, box.height - top));
+    const tile = await page.capture({ x: box.x, y: box.y + top, width: Math.ceil(box.width), height }, { scale, format: 'png' });
     pixelHeight += imageSize(tile).height ?? 0;
     tiles.push(tile);
   }
@@ -75,7 +82,7 @@ export async function captureLongImage(page: RenderPage, box: CardBox, scale: nu
     left: 0,
     top: 0,
     width: Math.round(box.width * scale),
-    height: pixelHeight,
+    height: Math.min(pixelHeight, Math.round(box.height * scale)),
   });
   // Without Huffman optimisation the JPEG encoder streams too: optimising holds every coefficient
   // of the image in memory first (about 200 MB more for a 40,000 px image, measured).

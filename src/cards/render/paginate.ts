@@ -24,6 +24,8 @@ export interface PaginationRequest {
   fontScale?: number;
   splitMode: 'autoSplit' | 'hrSplit';
   overHiddenMode: boolean;
+  /** A checked CSS colour or gradient replacing the theme's outer background on every card. */
+  background?: string;
   contentHtml: string;
 }
 
@@ -39,7 +41,7 @@ export interface PaginateOptions {
  */
 export async function paginate(page: RenderPage, request: PaginationRequest, options: PaginateOptions = {}): Promise<PaginationResult> {
   const card = (fixedHeight: boolean) =>
-    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fontScale: request.fontScale, fixedHeight, contentHtml: '' });
+    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fontScale: request.fontScale, fixedHeight, background: request.background, contentHtml: '' });
   const input: PaginationInput = {
     cardTemplate: card(true),
     measureTemplate: card(false),

@@ -6,6 +6,7 @@ import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import { fitTables } from './fit-tables.js';
+import { captureLongImage, checkLongImage, needsTiles } from './long-image.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
 import { truncateOverflow } from './truncate-overflow.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
@@ -23,6 +24,10 @@ export interface CardRenderRequest {
   format: ImageFormat;
   splitMode: SplitMode;
   overHiddenMode: boolean;
+  /** One image as tall as the content, without the card's frame (WeChat article); splitMode and overHiddenMode do not apply. */
+  weChatMode?: boolean;
+  /** A CSS colour or gradient checked by request/background.ts. */
+  background?: string;
   /** Sanitized HTML of the whole document. */
   contentHtml: string;
 }
@@ -35,22 +40,21 @@ export interface RenderedImage {
   height: number;
 }
 
-/**
- * The tallest image one card may become, in device pixels. Taller captures exhaust Chromium's
- * raster limits and produce images no social platform accepts; such content should be split.
- */
-export const maxImagePixelHeight = 16_384;
-
 export async function renderCards(page: RenderPage, request: CardRenderRequest): Promise<RenderedImage[]> {
   const { splitMode } = request;
+  if (request.background !== undefined) await checkBackgroundInPage(page, request.background);
   request = { ...request, contentHtml: await fitTables(page, request) };
-  const boxes = splitMode === 'noSplit' ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode });
+  // weChatMode is one card as tall as its content, whatever the split mode.
+  const single = splitMode === 'noSplit' || request.weChatMode === true;
+  const boxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
   // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
-  if (request.overHiddenMode || splitMode !== 'noSplit') await truncateOverflow(page);
+  if (single ? request.overHiddenMode && !request.weChatMode : true) await truncateOverflow(page);
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   const images: RenderedImage[] = [];
   for (const box of boxes) {
-    const data = await captureCard(page, box, deviceScale, request.format);
+    const data = needsTiles(box, deviceScale)
+      ? await captureLongImage(page, box, deviceScale, request.format)
+      : await captureCard(page, box, deviceScale, request.format);
     const size = imageSize(data);
     images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
   }
@@ -74,7 +78,11 @@ async function captureCard(page: RenderPage, box: CardBox, deviceScale: number, 
   return (format === 'jpeg' ? cropped.jpeg({ quality: lossyQuality }) : cropped.webp({ quality: lossyQuality })).toBuffer();
 }
 
-/** noSplit: one card that grows with its content, or is clipped to `height` with overHiddenMode. */
+/**
+ * noSplit: one card that grows with its content (a long image beyond one capture, see
+ * long-image.ts), or is clipped to `height` with overHiddenMode. weChatMode: one frameless card
+ * exactly as tall as its content.
+ */
 async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
   // Measured under the device scale of the capture: text layout differs slightly between scales.
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
@@ -86,18 +94,28 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
     height: request.height,
     fontScale: request.fontScale,
     fixedHeight: request.overHiddenMode,
+    wechat: request.weChatMode,
+    background: request.background,
     contentHtml: request.contentHtml,
   });
   const boxes = await page.layout(markup);
-  const tallest = Math.max(...boxes.map((box) => box.height));
-  if (tallest * geometry.deviceScale > maxImagePixelHeight) {
+  for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format, request);
+  return boxes;
+}
+
+/**
+ * The browser's own parser has the last word on `background`: a value of allowed words that is not
+ * valid CSS (`red blue`) would silently leave the theme's background, so it is a 400 instead.
+ */
+async function checkBackgroundInPage(page: RenderPage, background: string): Promise<void> {
+  const valid = await page.evaluate<boolean>(`CSS.supports('background', ${JSON.stringify(background)})`);
+  if (!valid) {
     throw new CardError(
-      'content_too_large',
-      `The content is ${Math.ceil(tallest * (request.fontScale ?? 1))} px tall at width ${request.width}, over the ${maxImagePixelHeight} px ` +
-        `one image may have at scale ${request.scale}. Use splitMode "autoSplit", overHiddenMode, a smaller scale, or less content.`,
+      'invalid_request',
+      `background is not accepted: got ${JSON.stringify(background)}, which is not a valid CSS colour or gradient. ` +
+        'Accepted: a colour such as #f5e6d3 or rgb(245 230 211), or a gradient such as linear-gradient(135deg, #ffecd2, #fcb69f).',
     );
   }
-  return boxes;
 }
 
 /** autoSplit and hrSplit: cards of exactly width × height, at most `maxCardsPerRequest` of them. */

@@ -1,7 +1,8 @@
 // A valid request body → the request every stage of the pipeline reads: defaults filled in, sizes
 // rounded to whole CSS px, fields the schema does not know dropped (so they cannot reach the
 // render cache key or a stage by accident).
-import { GenerateBody, requestDefaults, type CardRequest, type GenerateBodyInput } from './schema.js';
+import { checkBackground } from './background.js';
+import { GenerateBody, limits, requestDefaults, type CardRequest, type GenerateBodyInput } from './schema.js';
 
 const fields = Object.keys(GenerateBody.properties) as Array<keyof GenerateBodyInput>;
 
@@ -19,5 +20,9 @@ export function normalizeRequest(body: GenerateBodyInput): CardRequest {
     if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) continue;
     request[field] = rounded.has(field) && typeof value === 'number' ? Math.round(value) : value;
   }
+  // weChatMode's own default width: a phone's reading column, unless the request names a width.
+  if (request.weChatMode === true && (body.width === null || body.width === undefined)) request.width = limits.weChatWidth;
+  // A shape JSON Schema cannot express: a colour or gradient that loads nothing (a 400 otherwise).
+  if (typeof request.background === 'string') request.background = checkBackground(request.background);
   return request as CardRequest;
 }

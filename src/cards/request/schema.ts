@@ -7,6 +7,7 @@
 // `requestDefaults` (or leave it out of there when "absent" is meaningful), and read it in the one
 // place that uses it; normalization, the render cache key and the documentation follow.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { backgroundMaxLength } from './background.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
 
@@ -16,11 +17,14 @@ const oneOfOrBlank = <V extends string>(values: readonly V[]) =>
 
 export const limits = {
   markdownMaxLength: 100_000,
-  width: { min: 200, max: 2000, default: 440 },
-  height: { min: 200, max: 4000, default: 586 },
+  // From 100 px, as the reference service accepts: its clients send small sizes for badges and tiles.
+  width: { min: 100, max: 2000, default: 440 },
+  height: { min: 100, max: 4000, default: 586 },
   scale: { min: 1, max: 3, default: 2 },
   /** Multiplies the theme's type, spacing and decorations (see README.md, "Sizes for each platform"). */
   fontScale: { min: 0.5, max: 4, default: 1 },
+  /** weChatMode's card width when none is given: a phone's reading column, in CSS px. */
+  weChatWidth: 375,
 } as const;
 
 export const defaultMarkdown = '# Hello, cardwright';
@@ -34,7 +38,7 @@ export const GenerateBody = Type.Object(
       orNull(Type.String({ maxLength: limits.markdownMaxLength, description: `Markdown text, at most ${limits.markdownMaxLength} characters` })),
     ),
     theme: Type.Optional(orNull(Type.String({ maxLength: 64, description: 'a theme ID, alias or custom theme class name' }))),
-    themeMode: Type.Optional(orNull(Type.String({ maxLength: 64, description: "a mode of the chosen theme" }))),
+    themeMode: Type.Optional(orNull(Type.String({ maxLength: 64, description: "a mode of the chosen theme; any other value is drawn in the theme's default mode, with a warning" }))),
     width: Type.Optional(
       orNull(Type.Number({ minimum: limits.width.min, maximum: limits.width.max, description: `card width in CSS px, ${limits.width.min}–${limits.width.max}` })),
     ),
@@ -57,6 +61,17 @@ export const GenerateBody = Type.Object(
         }),
       ),
     ),
+    weChatMode: Type.Optional(
+      orNull(Type.Boolean({ description: `true or false; true makes one image for a WeChat article: ${limits.weChatWidth} px wide unless width is given, as tall as the content, without the card's frame` })),
+    ),
+    background: Type.Optional(
+      orNull(
+        Type.String({
+          maxLength: backgroundMaxLength,
+          description: 'a CSS colour or gradient that replaces the theme\'s outer background, e.g. #f5e6d3 or linear-gradient(135deg, #ffecd2, #fcb69f); nothing that loads a resource',
+        }),
+      ),
+    ),
   },
   { additionalProperties: true },
 );
@@ -65,14 +80,19 @@ export type GenerateBodyInput = Static<typeof GenerateBody>;
 
 /** Every field of a request after normalization; `theme` and `themeMode` stay absent when not given. */
 export type CardRequest = {
-  [Field in Exclude<keyof GenerateBodyInput, 'theme' | 'themeMode'>]-?: Exclude<GenerateBodyInput[Field], null | undefined | ''>;
+  [Field in Exclude<keyof GenerateBodyInput, OptionalField>]-?: Exclude<GenerateBodyInput[Field], null | undefined | ''>;
 } & {
   theme?: string;
   themeMode?: string;
+  /** Absent: the theme's own background. */
+  background?: string;
 };
 
+/** Fields with no default: absent means something (the registry's choice, the theme's own look). */
+type OptionalField = 'theme' | 'themeMode' | 'background';
+
 /** What an absent field means. `theme` and `themeMode` have none: the registry chooses them. */
-export const requestDefaults: Omit<CardRequest, 'theme' | 'themeMode'> = {
+export const requestDefaults: Omit<CardRequest, OptionalField> = {
   markdown: defaultMarkdown,
   width: limits.width.default,
   height: limits.height.default,
@@ -82,4 +102,5 @@ export const requestDefaults: Omit<CardRequest, 'theme' | 'themeMode'> = {
   format: 'png',
   scale: limits.scale.default,
   fontScale: limits.fontScale.default,
+  weChatMode: false,
 };

@@ -1,5 +1,5 @@
 // Turns JSON Schema (ajv) errors into one sentence a client can act on: the field, the value
-// received and what is accepted, e.g. `width must be 200–2000 card width in CSS px; got 5000.`
+// received and what is accepted, e.g. `width is not accepted: got number 5000; accepted: card width in CSS px, 100–2000.`
 import type { ErrorObject } from 'ajv';
 
 interface SchemaWithDescription {

@@ -21,6 +21,11 @@ export const defaultThemeId = 'plain-notes';
 export interface ThemeChoice {
   theme: Theme;
   mode?: string;
+  /**
+   * What was not applied as asked, in words for the client: a themeMode the theme does not have
+   * is rendered in the theme's default mode instead of failing (PRODUCT.md §2).
+   */
+  warnings: string[];
 }
 
 export interface ThemeLoadProblem {
@@ -46,7 +51,12 @@ export class ThemeRegistry {
     return this.byKey.get(themeAliases[idOrClass] ?? idOrClass);
   }
 
-  /** Turns the request's theme and themeMode into a theme and mode, or a 400 naming what is accepted. */
+  /**
+   * Turns the request's theme and themeMode into a theme and mode. An unknown theme is a 400 naming
+   * what is accepted. A mode the theme does not have is not an error: clients of the reference
+   * service send a mode whatever the theme (its MCP server passes one blindly), so the card is
+   * drawn in the theme's default mode and a warning says which mode was used and which exist.
+   */
   resolve(requestedTheme: string | undefined, requestedMode: string | undefined): ThemeChoice {
     const theme = this.get(requestedTheme ?? defaultThemeId);
     if (!theme) {
@@ -55,16 +65,14 @@ export class ThemeRegistry {
           ` (aliases: ${Object.keys(themeAliases).join(', ')}).`,
       );
     }
-    if (requestedMode === undefined) return { theme, mode: theme.defaultMode };
-    if (theme.modes.length === 0) {
-      throw invalidRequest(`themeMode "${requestedMode}" is not accepted: theme "${theme.id}" has no modes; leave themeMode out.`);
-    }
-    if (!theme.modes.includes(requestedMode)) {
-      throw invalidRequest(
-        `themeMode "${requestedMode}" is not a mode of theme "${theme.id}". Accepted: ${theme.modes.join(', ')}.`,
-      );
-    }
-    return { theme, mode: requestedMode };
+    if (requestedMode === undefined || requestedMode === theme.defaultMode) return { theme, mode: theme.defaultMode, warnings: [] };
+    if (theme.modes.includes(requestedMode)) return { theme, mode: requestedMode, warnings: [] };
+    const warning =
+      theme.modes.length === 0
+        ? `themeMode "${requestedMode}" was ignored: theme "${theme.id}" has no modes.`
+        : `themeMode "${requestedMode}" is not a mode of theme "${theme.id}"; rendered in its default mode "${theme.defaultMode}". ` +
+          `Modes of this theme: ${theme.modes.join(', ')}.`;
+    return { theme, mode: theme.defaultMode, warnings: [warning] };
   }
 
   /** The CSS of every theme, concatenated: the shell page holds them all so any theme renders at once. */
