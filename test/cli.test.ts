@@ -87,7 +87,9 @@ describe('cardwright render', () => {
     assert.equal(result.images[0].file, path.join('piped', 'card-1.jpg'));
     const bytes = fs.readFileSync(path.join(dir, 'piped', 'card-1.jpg'));
     assert.ok(isJpeg(bytes));
-    assert.equal(result.images[0].size, bytes.length);
+    assert.equal(result.images[0].bytes, bytes.length);
+    assert.equal(result.images[0].size, Math.round((bytes.length / 1024) * 100) / 100, 'size in KB, as the API answers');
+    assert.deepEqual([result.success, result.cost], [true, 1]);
     assert.deepEqual([result.images[0].width, result.images[0].height], [880, 1172]);
   });
 

@@ -92,10 +92,10 @@ describe('cardwright mcp, rendering locally', () => {
     assert.deepEqual(tools.map((tool) => tool.name).sort(), ['list_themes', 'render_cards']);
     const render = tools.find((tool) => tool.name === 'render_cards')!;
     const properties = render.inputSchema.properties as Record<string, any>;
-    for (const field of ['markdown', 'theme', 'themeMode', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale', 'path', 'outputDir']) {
+    for (const field of ['markdown', 'theme', 'themeMode', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale', 'weChatMode', 'background', 'path', 'outputDir']) {
       assert.ok(properties[field], `the render tool takes ${field}`);
     }
-    assert.equal(properties.width.anyOf[0].minimum, 200);
+    assert.equal(properties.width.anyOf[0].minimum, 100);
     assert.equal(properties.width.anyOf[0].maximum, 2000);
   });
 
@@ -123,7 +123,7 @@ describe('cardwright mcp, rendering locally', () => {
     assert.deepEqual([png.width, png.height], [300, 400]);
     assert.ok(png.data[(350 * png.width + 150) * 4]! < 60, 'dark mode paper');
     assert.deepEqual(fs.readFileSync(file), returned, 'the returned image is the written file');
-    assert.equal(images[0].size, returned.length);
+    assert.equal(images[0].bytes, returned.length);
   });
 
   it('reads Markdown from a path and names the files after it', async () => {

@@ -31,7 +31,7 @@ describe('OpenAPI document', () => {
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
     assert.equal(doc.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/generate', '/api/themes', '/health', '/ready']);
+    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/generate', '/api/generate/cover', '/api/themes', '/health', '/ready']);
   });
 
   it('documents every request field with its type, bounds and default', () => {

@@ -157,7 +157,7 @@ describe('health, readiness and metrics', () => {
     assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '200' }), 1);
     assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '400' }), 1);
     assert.equal(sampleOf(text, 'cardwright_images_stored_total'), 1);
-    assert.equal(sampleOf(text, 'cardwright_stored_bytes_total'), ok.json.images[0].size);
+    assert.equal(sampleOf(text, 'cardwright_stored_bytes_total'), ok.json.images[0].bytes);
     assert.equal(sampleOf(text, 'cardwright_render_duration_seconds_count', { outcome: 'ok' }), 1);
     assert.equal(sampleOf(text, 'cardwright_queue_length'), 0);
     // Stored file names never become label values.

@@ -45,7 +45,7 @@ describe('STORAGE=s3', () => {
 
       const object = await s3.readObject(`tenant-a/${image.fileName}`);
       assert.equal(object.contentType, 'image/png');
-      assert.equal(object.contentLength, image.size);
+      assert.equal(object.contentLength, image.bytes);
       assert.equal(object.cacheControl, 'public, max-age=31536000, immutable');
       const uploaded = s3.uploadHeaders(`tenant-a/${image.fileName}`);
       assert.equal(uploaded?.['content-md5'], createHash('md5').update(object.bytes).digest('base64'), 'the upload carried the MD5 of the bytes');
@@ -80,7 +80,7 @@ describe('STORAGE=s3', () => {
       const stored = await Promise.all(json.images.map((image: { fileName: string }) => s3.readObject(`tenant-a/${image.fileName}`)));
       for (const [index, image] of json.images.entries()) {
         assert.equal(image.url, `${s3.endpoint}/cards/tenant-a/${image.fileName}`);
-        assert.equal(stored[index]!.contentLength, image.size);
+        assert.equal(stored[index]!.contentLength, image.bytes);
         assert.ok((await download(image.url)).bytes.equals(stored[index]!.bytes));
       }
       // Each card is its own picture, not four copies of one.
@@ -165,7 +165,7 @@ describe('STORAGE=s3', () => {
       await eventually('/ready reports ready', async () => (await ready(service!)).status === 200);
       const { status, json } = await service.generate({});
       assert.equal(status, 200);
-      assert.equal((await s3.readObject(`late-store/${json.images[0].fileName}`)).contentLength, json.images[0].size);
+      assert.equal((await s3.readObject(`late-store/${json.images[0].fileName}`)).contentLength, json.images[0].bytes);
     } finally {
       if (!s3.running()) await s3.start();
       await service?.close();

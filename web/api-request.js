@@ -15,6 +15,9 @@ export function requestBody(settings, theme) {
     format: settings.format,
     scale: settings.scale,
     fontScale: settings.fontScale ?? 1,
+    // Only from a saved request (previewUrl): the page has no control for them.
+    ...(settings.weChatMode ? { weChatMode: true } : {}),
+    ...(settings.background ? { background: settings.background } : {}),
   };
 }
 

@@ -47,19 +47,38 @@ function loadSettings() {
   }
 }
 
+/**
+ * A generate answer's previewUrl is this page with ?edit=<id>: the request saved beside its images
+ * (GET /api/requests/:id) replaces the settings and the Markdown, so the editor shows that request.
+ */
+async function loadSavedRequest() {
+  const id = new URLSearchParams(location.search).get('edit');
+  if (!id) return {};
+  try {
+    const answer = await fetch(`/api/requests/${encodeURIComponent(id)}`);
+    return answer.ok ? await answer.json() : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Fields a saved request may carry that have no control on this page: kept for its preview and cURL, never remembered. */
+const requestOnlyFields = ['weChatMode', 'background'];
+
 let saveTimer;
 function saveSettings() {
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => {
     try {
-      localStorage.setItem(storageKeys.settings, JSON.stringify(settings));
+      const remembered = Object.fromEntries(Object.entries(settings).filter(([field]) => !requestOnlyFields.includes(field)));
+      localStorage.setItem(storageKeys.settings, JSON.stringify(remembered));
     } catch {
       // Private browsing or a full quota: the page still works, it just forgets.
     }
   }, 300);
 }
 
-const settings = loadSettings();
+const settings = { ...loadSettings(), ...(await loadSavedRequest()) };
 const ui = {
   markdown: $('markdown'),
   width: $('width'),
@@ -390,7 +409,7 @@ function resultItem(image, index, total) {
   return h('li', { class: 'result' },
     h('a', { class: 'image-link', href: image.url, target: '_blank', rel: 'noopener' },
       h('img', { src: image.url, alt: `Card ${index + 1} of ${total}`, width: String(image.width), height: String(image.height), loading: 'lazy' })),
-    h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.size))),
+    h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.bytes))),
     h('span', { class: 'result-actions' },
       h('a', { href: image.url, download: name }, 'Download'),
       h('a', { href: image.url, target: '_blank', rel: 'noopener' }, 'Open')));

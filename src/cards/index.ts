@@ -11,8 +11,10 @@
 import type { Logger } from './logger.js';
 import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
-import { generateRequest, prepareContent, renderRequest, requestTheme, type PipelineParts, type Rendered } from './pipeline.js';
+import { generateRequest, prepareContent, renderRequest, requestTheme, type PipelineParts, type Rendered, type Stored } from './pipeline.js';
 import { previewRequest, type Preview } from './preview.js';
+import { generateCover, renderCover } from './cover/cover.js';
+import type { CoverRequest } from './request/cover-schema.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
@@ -69,7 +71,7 @@ export interface CardsOptions {
   observer?: RenderObserver;
 }
 
-export interface Generated extends Rendered<StoredImage> {
+export interface Generated extends Stored {
   /** True when the images were stored by an identical earlier request and not rendered again. */
   fromCache: boolean;
 }
@@ -90,6 +92,10 @@ export interface Cards {
    */
   generate(request: CardRequest, signal: AbortSignal, options?: { cacheScope?: string }): Promise<Generated>;
   thumbnail(theme: string, mode: string | undefined): Promise<Thumbnail>;
+  /** `count` cover designs of a title and keywords in the request's theme (cover/cover-designs.ts), in memory. */
+  renderCover(request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>>;
+  /** The same covers, stored like cards. */
+  cover(request: CoverRequest, signal: AbortSignal): Promise<Rendered<StoredImage>>;
   close(): Promise<void>;
 }
 
@@ -153,15 +159,22 @@ export function createCards(options: CardsOptions): Cards {
       const { theme, mode, warnings } = requestTheme(themes, request);
       const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
       const cached = cache.get(key);
-      if (cached) return { images: cached, complete: true, warnings, fromCache: true };
+      if (cached) return { ...cached, complete: true, warnings, fromCache: true };
       const generated = await generateRequest(storeParts, request, signal);
       // A card with a placeholder for an image that failed to load is not remembered: the image
       // may load next time.
-      if (generated.complete) cache.set(key, generated.images);
+      if (generated.complete) cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
       return { ...generated, fromCache: false };
     },
 
     thumbnail: (theme, mode) => thumbnails.get(theme, mode),
+
+    renderCover: (request, signal) => renderCover(parts, request, signal),
+
+    async cover(request, signal) {
+      if (!store) throw new Error('createCards() was given no storage, so it cannot store covers; use renderCover().');
+      return generateCover({ ...parts, ...(await store) }, request, signal);
+    },
 
     async close() {
       await Promise.all([renderer.close(), markdownPool.close()]);

@@ -8,6 +8,7 @@ import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
 import type { CardRequest } from './request/schema.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
+import { savedRequestFile } from './storage/saved-request.js';
 import { storeAll, type StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import type { ThemeChoice, ThemeRegistry } from './themes/registry.js';
@@ -73,12 +74,19 @@ export async function renderRequest(parts: PipelineParts, request: CardRequest, 
   return { images, complete, warnings };
 }
 
-/** Renders the cards of one request and stores them; on any failure nothing stays stored. */
-export async function generateRequest(
-  parts: PipelineParts & StoreParts,
-  request: CardRequest,
-  signal: AbortSignal,
-): Promise<Rendered<StoredImage>> {
+export interface Stored extends Rendered<StoredImage> {
+  /** Id of the request saved beside the images (storage/saved-request.ts), for the editor to open. */
+  savedRequestId: string;
+}
+
+/**
+ * Renders the cards of one request and stores them with the request itself (saved with the theme
+ * and mode it was drawn in, so the editor opens what the images show); on any failure nothing
+ * stays stored.
+ */
+export async function generateRequest(parts: PipelineParts & StoreParts, request: CardRequest, signal: AbortSignal): Promise<Stored> {
   const { images, complete, warnings } = await renderRequest(parts, request, signal);
-  return { images: await storeAll(parts, images, signal), complete, warnings };
+  const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
+  const saved = savedRequestFile({ ...request, theme: theme.id, themeMode: mode ?? null });
+  return { images: await storeAll(parts, images, signal, [saved]), complete, warnings, savedRequestId: saved.id };
 }

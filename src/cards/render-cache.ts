@@ -10,6 +10,12 @@ import { LRUCache } from 'lru-cache';
 import type { CardRequest } from './request/schema.js';
 import type { StoredImage } from './storage/store-all.js';
 
+/** What an identical request is answered with: the stored images and the saved request beside them. */
+export interface CachedAnswer {
+  images: StoredImage[];
+  savedRequestId: string;
+}
+
 export interface RenderCacheOptions {
   maxEntries: number;
   /** Upper bound on the memory the cached answers take, in bytes (approximate). */
@@ -20,13 +26,13 @@ export interface RenderCacheOptions {
 }
 
 export class RenderCache {
-  private readonly entries: LRUCache<string, StoredImage[]>;
+  private readonly entries: LRUCache<string, CachedAnswer>;
 
   constructor(private readonly options: RenderCacheOptions) {
-    this.entries = new LRUCache<string, StoredImage[]>({
+    this.entries = new LRUCache<string, CachedAnswer>({
       max: options.maxEntries,
       maxSize: options.maxBytes,
-      sizeCalculation: (images) => Math.max(1, JSON.stringify(images).length * 2),
+      sizeCalculation: (answer) => Math.max(1, JSON.stringify(answer).length * 2),
       ttl: options.ttlMs,
     });
   }
@@ -42,12 +48,12 @@ export class RenderCache {
     return hash.digest('base64url');
   }
 
-  get(key: string): StoredImage[] | undefined {
+  get(key: string): CachedAnswer | undefined {
     return this.entries.get(key);
   }
 
-  set(key: string, images: StoredImage[]): void {
-    this.entries.set(key, images);
+  set(key: string, answer: CachedAnswer): void {
+    this.entries.set(key, answer);
   }
 
   get size(): number {

@@ -7,6 +7,7 @@ import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
 import { numberOption, parseCommandLine, stringOption, UsageError } from './command-line.js';
 import { renderCommand } from './commands.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
+import { kilobytes } from '../cards/storage/store-all.js';
 
 export async function runRender(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(renderCommand, args);
@@ -40,8 +41,17 @@ export async function runRender(args: string[]): Promise<void> {
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
     const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images);
     if (values.json) {
-      const described = images.map((image, index) => ({ file: files[index], width: image.width, height: image.height, size: image.data.length }));
-      process.stdout.write(`${JSON.stringify(warnings.length > 0 ? { images: described, warnings } : { images: described }, null, 2)}\n`);
+      // The API's answer shape (README "Command line"), with file paths for URLs and no previewUrl:
+      // nothing was stored, so there is no request for the editor to open.
+      const described = images.map((image, index) => ({
+        file: files[index],
+        width: image.width,
+        height: image.height,
+        size: kilobytes(image.data.length),
+        bytes: image.data.length,
+      }));
+      const answer = { success: true, images: described, cost: images.length, ...(warnings.length > 0 ? { warnings } : {}) };
+      process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     } else {
       process.stdout.write(files.map((file) => `${file}\n`).join(''));
     }

@@ -5,11 +5,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { CardError, isAbortError } from '../cards/errors.js';
 import { HttpError, httpErrorOf, type ErrorLabel } from './http-errors.js';
 import { GenerateBody } from '../cards/request/schema.js';
+import { CoverBody } from '../cards/request/cover-schema.js';
 import { validationMessage } from '../cards/request/validation-message.js';
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
-  return reply.status(error.status).send({ error: error.label, message: error.message, requestId: request.id });
+  // success: false as MD2Card's answers have it, so its clients branch on failures unchanged.
+  return reply.status(error.status).send({ success: false, error: error.label, message: error.message, requestId: request.id });
 }
 
 const frameworkErrors: Record<string, [ErrorLabel, string]> = {
@@ -39,7 +41,9 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
       return sendError(reply, request, new HttpError('invalid_request', urlValidationMessage(error.validationContext, error.validation)));
     }
     if (error.validation) {
-      return sendError(reply, request, new HttpError('invalid_request', validationMessage(error.validation, request.body, GenerateBody)));
+      // Messages name the field with the description of the schema the route validates with.
+      const schema = request.routeOptions.url === '/api/generate/cover' ? CoverBody : GenerateBody;
+      return sendError(reply, request, new HttpError('invalid_request', validationMessage(error.validation, request.body, schema)));
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
     if (known) {

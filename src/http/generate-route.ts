@@ -1,6 +1,6 @@
 // POST /api/generate: authenticate, validate, then the card pipeline's generate(), answered with
 // the stored images' URLs.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
@@ -10,6 +10,8 @@ import { HttpError } from './http-errors.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
+import { generateAnswer } from './generate-answer.js';
+import { editorUrlOf } from './saved-request-route.js';
 
 export interface GenerateRouteDeps {
   cards: Cards;
@@ -17,32 +19,38 @@ export interface GenerateRouteDeps {
   requestTimeoutMs: number;
   /** Whether repeated requests may be answered from the render cache (RENDER_CACHE). */
   cacheEnabled: boolean;
+  /** This service's own address: previewUrl opens its editor page. */
+  publicBaseUrl: string;
   metrics?: Metrics;
+}
+
+/**
+ * The key check of the routes that store images. It runs before the body is validated, so an
+ * unauthenticated caller learns nothing.
+ */
+export function requireApiKey(apiKeys: ApiKeyStore) {
+  return async (request: FastifyRequest) => {
+    const key = request.headers['x-api-key'];
+    if (!apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
+      throw new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.');
+    }
+  };
 }
 
 export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteDeps): void {
   app.post<{ Body: GenerateBodyInput | undefined }>(
     '/api/generate',
-    {
-      // Authentication runs before the body is validated, so an unauthenticated caller learns nothing.
-      onRequest: async (request) => {
-        const key = request.headers['x-api-key'];
-        if (!deps.apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
-          throw new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.');
-        }
-      },
-      schema: { body: GenerateBody },
-    },
+    { onRequest: requireApiKey(deps.apiKeys), schema: { body: GenerateBody } },
     async (request, reply) => {
       const cardRequest = normalizeRequest(request.body ?? {});
       const signal = requestDeadline(reply, deps.requestTimeoutMs);
       // Cache entries are the caller's own: one tenant never learns what another rendered.
       const cacheScope = deps.cacheEnabled ? String(request.headers['x-api-key']) : undefined;
-      const { images, fromCache, warnings } = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
+      const { images, fromCache, warnings, savedRequestId } = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
       if (!fromCache) deps.metrics?.stored(images);
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
       sendWarningsHeader(reply, warnings);
-      return warnings.length > 0 ? { images, warnings } : { images };
+      return generateAnswer(images, editorUrlOf(deps.publicBaseUrl, savedRequestId), warnings);
     },
   );
 }

@@ -83,9 +83,9 @@ export class Metrics implements RenderObserver {
     this.requests.inc({ route, method, status: String(status) });
   }
 
-  stored(images: ReadonlyArray<{ size: number }>): void {
+  stored(images: ReadonlyArray<{ bytes: number }>): void {
     this.imagesStored.inc(images.length);
-    this.bytesStored.inc(images.reduce((sum, image) => sum + image.size, 0));
+    this.bytesStored.inc(images.reduce((sum, image) => sum + image.bytes, 0));
   }
 
   queueWait(seconds: number): void {

@@ -26,14 +26,21 @@ export const ImageSchema = Type.Object(
     fileName: Type.String({ description: 'object name: screenshots/<ms since epoch>_<random>.<ext>' }),
     width: Type.Integer({ description: 'image width in pixels (card width × scale)' }),
     height: Type.Integer({ description: 'image height in pixels' }),
-    size: Type.Integer({ description: 'bytes' }),
+    size: Type.Number({ description: "kilobytes (1,024 bytes) with two decimals, as MD2Card reports an image's size" }),
+    bytes: Type.Integer({ description: 'the exact size in bytes' }),
   },
   { additionalProperties: true },
 );
 
 export const GenerateAnswer = Type.Object(
   {
+    success: Type.Literal(true, { description: 'true on every success answer (and false on every error answer), as MD2Card answers' }),
     images: Type.Array(ImageSchema, { description: 'the cards, in order' }),
+    cost: Type.Integer({ description: 'the number of cards made (MD2Card reports the credits it charged here; nothing is charged)' }),
+    previewUrl: Type.String({
+      format: 'uri',
+      description: "this service's editor page with the request's settings and Markdown (the request is saved beside the images, with their lifetime)",
+    }),
     warnings: Type.Optional(
       Type.Array(Type.String(), {
         description: 'present when something was not applied as asked, e.g. a themeMode the theme does not have (drawn in its default mode); also sent as X-Cardwright-Warnings headers',
@@ -44,18 +51,32 @@ export const GenerateAnswer = Type.Object(
     description: 'The cards were rendered and stored.',
     examples: [
       {
+        success: true,
         images: [
           {
             url: 'http://localhost:3000/screenshots/1795315408146_84b5d217bd25f896c994bada.png',
             fileName: 'screenshots/1795315408146_84b5d217bd25f896c994bada.png',
             width: 880,
             height: 1172,
-            size: 36016,
+            size: 35.17,
+            bytes: 36016,
           },
         ],
+        cost: 1,
+        previewUrl: 'http://localhost:3000/?edit=1795315408146_5c0e4a9d2b7f13e8a6d4c2b1',
       },
     ],
   },
+);
+
+export const CoverAnswer = Type.Object(
+  {
+    success: Type.Literal(true),
+    images: Type.Array(ImageSchema, { description: 'the cover designs, in order' }),
+    cost: Type.Integer({ description: 'the number of covers made' }),
+    warnings: Type.Optional(Type.Array(Type.String(), { description: 'present when something was not applied as asked' })),
+  },
+  { description: 'The covers were rendered and stored. No previewUrl: a cover is not a document the editor opens.' },
 );
 
 export const ThemesAnswer = Type.Object(
@@ -97,6 +118,7 @@ function errorAnswer(labels: ErrorLabel[]): TSchema {
   const retryable = labels.some((label) => label === 'rate_limited' || label === 'overloaded');
   return Type.Object(
     {
+      success: Type.Literal(false, { description: 'false on every error answer, as MD2Card answers' }),
       error: Type.Union(
         labels.map((label) => Type.Literal(label)),
         { description: 'stable label; clients branch on it' },
@@ -107,7 +129,7 @@ function errorAnswer(labels: ErrorLabel[]): TSchema {
     {
       additionalProperties: true,
       description: labels.map((label) => `\`${label}\`: ${errorLabelMeaning[label]}.`).join(' '),
-      examples: labels.map((label) => ({ error: label, message: errorExamples[label], requestId: 'c0a8e5b2-1f1e-4b43-9d8e-2a6b9c3f7d10' })),
+      examples: labels.map((label) => ({ success: false, error: label, message: errorExamples[label], requestId: 'c0a8e5b2-1f1e-4b43-9d8e-2a6b9c3f7d10' })),
       ...(retryable ? { headers: { 'Retry-After': { type: 'integer', description: 'seconds to wait before retrying' } } } : {}),
     },
   );

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { defaultThemeId, type ThemeRegistry } from '../cards/themes/registry.js';
 import { packageVersion } from '../version.js';
 import { requestDefaults } from '../cards/request/schema.js';
-import { errorAnswers, GenerateAnswer, requestExamples, ThemesAnswer } from './openapi-schemas.js';
+import { CoverAnswer, errorAnswers, GenerateAnswer, requestExamples, ThemesAnswer } from './openapi-schemas.js';
 
 const description = `Turns Markdown into styled card images, stores them and answers with their public URLs.
 
@@ -60,6 +60,17 @@ function documented(method: string | string[], url: string, schema: FastifySchem
         security: [{ apiKey: [] }],
         body: generateBodyDocument(schema?.body as GenerateBodySchema, themes),
         response: { 200: GenerateAnswer, ...errorAnswers() },
+      };
+    case 'POST /api/generate/cover':
+      return {
+        ...schema,
+        summary: 'Render cover designs of a title and keywords',
+        description:
+          "MD2Card's cover API (一句话封面): `count` cover designs (1–3, each a different layout) of the title `text` in the theme, " +
+          'the keywords highlighted in the title and shown as tags. Fixed layouts, no AI. Stored like cards, with the same key.',
+        tags: ['cards'],
+        security: [{ apiKey: [] }],
+        response: { 200: CoverAnswer, ...errorAnswers() },
       };
     case 'GET /api/themes':
       return { ...schema, summary: 'List themes and their modes', tags: ['cards'], response: { 200: ThemesAnswer } };

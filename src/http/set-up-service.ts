@@ -8,6 +8,7 @@ import type { Storage } from '../cards/storage/storage.js';
 import type { Config } from '../config.js';
 import { loadApiKeys, type ApiKeyStore } from './api-keys.js';
 import { registerConfigRoute } from './config-route.js';
+import { registerCoverRoute } from './cover-route.js';
 import { installErrorHandlers } from './error-handler.js';
 import { registerLocalFilesRoute } from './files-route.js';
 import { registerGenerateRoute } from './generate-route.js';
@@ -16,6 +17,7 @@ import type { Metrics } from './metrics.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerApiReference, registerOpenApi } from './openapi.js';
 import { registerRateLimit } from './rate-limit.js';
+import { registerSavedRequestRoute } from './saved-request-route.js';
 import { registerThemesRoute } from './themes-route.js';
 import { registerWebRoutes } from './web-route.js';
 
@@ -41,7 +43,17 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   registerMetricsRoute(server, metrics);
   await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl }, apiKeys);
   await registerOpenApi(server, cards.themes);
-  registerGenerateRoute(server, { cards, apiKeys, requestTimeoutMs: config.requestTimeoutMs, cacheEnabled: config.renderCache !== undefined, metrics });
+  const generateDeps = {
+    cards,
+    apiKeys,
+    requestTimeoutMs: config.requestTimeoutMs,
+    cacheEnabled: config.renderCache !== undefined,
+    publicBaseUrl: config.publicBaseUrl,
+    metrics,
+  };
+  registerGenerateRoute(server, generateDeps);
+  registerCoverRoute(server, generateDeps);
+  registerSavedRequestRoute(server, storage);
   registerThemesRoute(server, cards.themes);
   registerConfigRoute(server);
   registerHealthRoutes(server, storage, cards.renderer);

@@ -9,16 +9,26 @@ export interface CardImage {
   fileName: string;
   width: number;
   height: number;
+  /** Kilobytes with two decimals, as the API (and MD2Card) reports it. */
   size: number;
+  bytes: number;
   mimeType: string;
   data: Buffer;
+}
+
+/** The API's answer, images downloaded: what the render tool reports. */
+export interface CardResult {
+  images: CardImage[];
+  /** The editor page with this request (remote mode: the service's previewUrl; local mode has none). */
+  previewUrl?: string;
+  warnings: string[];
 }
 
 export interface CardBackend {
   /** Where images come from, for the tool descriptions. */
   readonly description: string;
   /** Renders the fields of POST /api/generate; `baseName` names local output files. */
-  generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]>;
+  generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardResult>;
   themes(): Promise<ThemeListing>;
   close(): Promise<void>;
 }

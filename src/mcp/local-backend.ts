@@ -7,7 +7,8 @@ import { writeCardFiles } from '../cards/storage/card-files.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
 import type { Config } from '../config.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
-import type { CardBackend, CardImage } from './backend.js';
+import { kilobytes } from '../cards/storage/store-all.js';
+import type { CardBackend, CardResult } from './backend.js';
 
 export class LocalBackend implements CardBackend {
   private readonly local: LocalRenderer;
@@ -24,18 +25,20 @@ export class LocalBackend implements CardBackend {
     return `rendered on this machine; files are written to outputDir (default ${this.defaultOutputDir})`;
   }
 
-  async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]> {
-    const { images } = await this.local.render(body);
+  async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardResult> {
+    const { images, warnings } = await this.local.render(body);
     const files = await writeCardFiles(path.resolve(outputDir ?? this.defaultOutputDir), baseName, images);
-    return images.map((image, index) => ({
+    const cardImages = images.map((image, index) => ({
       url: pathToFileURL(files[index]!).href,
       fileName: files[index]!,
       width: image.width,
       height: image.height,
-      size: image.data.length,
+      size: kilobytes(image.data.length),
+      bytes: image.data.length,
       mimeType: contentTypeOf[image.format],
       data: image.data,
     }));
+    return { images: cardImages, warnings };
   }
 
   async themes() {

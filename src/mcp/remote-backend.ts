@@ -2,7 +2,7 @@
 // over its HTTP API, then downloads the stored images so the client gets them as image content.
 import type { ThemeListing } from '../cards/themes/listing.js';
 import type { StoredImage } from '../cards/storage/store-all.js';
-import type { CardBackend, CardImage } from './backend.js';
+import type { CardBackend, CardImage, CardResult } from './backend.js';
 import { ToolError } from './tool-errors.js';
 
 export class RemoteBackend implements CardBackend {
@@ -20,13 +20,14 @@ export class RemoteBackend implements CardBackend {
     return `rendered by the cardwright service at ${this.baseUrl}`;
   }
 
-  async generate(body: Record<string, unknown>): Promise<CardImage[]> {
-    const { images } = await this.call<{ images: StoredImage[] }>('/api/generate', {
+  async generate(body: Record<string, unknown>): Promise<CardResult> {
+    const answer = await this.call<{ images: StoredImage[]; previewUrl?: string; warnings?: string[] }>('/api/generate', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': this.apiKey },
       body: JSON.stringify(body),
     });
-    return Promise.all(images.map((image) => this.download(image)));
+    const images = await Promise.all(answer.images.map((image) => this.download(image)));
+    return { images, previewUrl: answer.previewUrl, warnings: answer.warnings ?? [] };
   }
 
   async themes(): Promise<ThemeListing> {

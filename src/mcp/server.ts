@@ -66,11 +66,14 @@ async function renderCards(backend: CardBackend, args: Record<string, unknown>):
     });
   }
   const baseName = markdownFile ? baseNameOf(markdownFile) : `cards-${Date.now()}`;
-  const images = await backend.generate(body, baseName, outputDir);
-  const described = images.map(({ url, fileName, width, height, size }) => ({ url, fileName, width, height, size }));
+  const { images, previewUrl, warnings } = await backend.generate(body, baseName, outputDir);
+  // The API's answer shape (MD2Card's fields: success, size in KB, cost, previewUrl), so an agent
+  // that knows MD2Card's tool reads it unchanged.
+  const described = images.map(({ url, fileName, width, height, size, bytes }) => ({ url, fileName, width, height, size, bytes }));
+  const answer = { success: true, images: described, cost: images.length, ...(previewUrl ? { previewUrl } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
   return {
     content: [
-      { type: 'text', text: JSON.stringify({ images: described }, null, 2) },
+      { type: 'text', text: JSON.stringify(answer, null, 2) },
       ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
     ],
   };

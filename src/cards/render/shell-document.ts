@@ -15,12 +15,15 @@ export function buildShellDocument(themes: ThemeRegistry): string {
   const baseCss = fs.readFileSync(path.join(builtinThemesDir, '_base.css'), 'utf8');
   // After every theme: the request options (weChatMode, background) restyle whichever theme is used.
   const requestOptionsCss = fs.readFileSync(path.join(builtinThemesDir, '_request-options.css'), 'utf8');
+  // Cover layouts (POST /api/generate/cover) sit inside any theme's card.
+  const coverCss = fs.readFileSync(path.join(builtinThemesDir, '_cover.css'), 'utf8');
   return [
     '<!doctype html><html><head><meta charset="utf-8">',
     `<style>${fontFaceCss()}</style>`,
     `<style>${katexCss()}</style>`,
     `<style>${baseCss}</style>`,
     `<style>${themes.allCss()}</style>`,
+    `<style>${coverCss}</style>`,
     `<style>${requestOptionsCss}</style>`,
     '</head><body><div id="cards"></div></body></html>',
   ].join('\n');

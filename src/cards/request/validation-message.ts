@@ -17,6 +17,11 @@ export function validationMessage(
   // For a union (value or null), ajv reports each branch; the first error of the field suffices.
   const error = errors.find((e) => e.instancePath) ?? errors[0];
   if (!error) return 'The body is not valid.';
+  if (error.keyword === 'required') {
+    // A required field (the cover's text) is absent: name it and what it takes.
+    const missing = String((error.params as { missingProperty?: string }).missingProperty ?? '');
+    return `${missing} is required; accepted: ${schema.properties?.[missing]?.description ?? 'a value'}.`;
+  }
   const field = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
   const value = (body as Record<string, unknown>)[field];
   const accepted = schema.properties?.[field]?.description;

@@ -27,6 +27,15 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await fs.readFile(this.fileOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.fileOf(key), { force: true });
   }

@@ -2,7 +2,7 @@
 // official AWS SDK. The SDK retries transient failures (network errors, 5xx, throttling) with
 // jittered exponential backoff and stops waiting as soon as the request's deadline signal fires.
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { timeLimit } from '../time-limit.js';
 import type { S3Config } from './s3-config.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
@@ -53,6 +53,20 @@ export class S3Storage implements Storage {
       }),
       signal,
     );
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    // A plain timer, as sendWithin's: AbortSignal.timeout can be lost to a garbage collection.
+    const limit = timeLimit(probeTimeoutMs, `the store did not answer within ${probeTimeoutMs / 1000} s`);
+    try {
+      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { abortSignal: limit.signal });
+      return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : undefined;
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw new StorageError(describeStorageFailure(error), { cause: error });
+    } finally {
+      limit.clear();
+    }
   }
 
   async delete(key: string): Promise<void> {

@@ -20,8 +20,21 @@ export interface StoredImage {
   fileName: string;
   width: number;
   height: number;
+  /** Kilobytes (1,024 bytes) with two decimals, as MD2Card reports an image's size (e.g. 218.88). */
   size: number;
+  /** The exact size in bytes. */
+  bytes: number;
 }
+
+/** Another file stored with the images, in the same all-or-nothing batch (a saved request). */
+export interface FileToStore {
+  fileName: string;
+  data: Buffer;
+  contentType: string;
+}
+
+/** Kilobytes with two decimals, MD2Card's `size`. */
+export const kilobytes = (bytes: number) => Math.round((bytes / 1024) * 100) / 100;
 
 export interface ImageToStore {
   data: Buffer;
@@ -45,11 +58,16 @@ export function newFileName(format: ImageFormat): string {
   return `screenshots/${Date.now()}_${randomBytes(12).toString('hex')}.${extensionOf[format]}`;
 }
 
-export async function storeAll(target: StoreTarget, images: ImageToStore[], signal: AbortSignal): Promise<StoredImage[]> {
+export async function storeAll(target: StoreTarget, images: ImageToStore[], signal: AbortSignal, files: FileToStore[] = []): Promise<StoredImage[]> {
   const stored: StoredImage[] = images.map((image) => {
     const fileName = newFileName(image.format);
-    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: image.data.length };
+    const bytes = image.data.length;
+    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes };
   });
+  const uploads: FileToStore[] = [
+    ...images.map((image, index) => ({ fileName: stored[index]!.fileName, data: image.data, contentType: contentTypeOf[image.format] })),
+    ...files,
+  ];
 
   // One failed upload makes the whole request fail, so the uploads still running are cancelled.
   const firstFailure = new AbortController();
@@ -65,13 +83,12 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   const cutOff: string[] = [];
   let failure: unknown;
   await Promise.all(
-    images.map((image, index) =>
+    uploads.map(({ fileName, data, contentType }) =>
       limit(async () => {
         if (uploadSignal.aborted) return;
-        const { fileName } = stored[index]!;
         started.push(fileName);
         try {
-          await target.storage.put(fileName, image.data, contentTypeOf[image.format], uploadSignal);
+          await target.storage.put(fileName, data, contentType, uploadSignal);
         } catch (error) {
           if (uploadSignal.aborted && error === uploadSignal.reason) cutOff.push(fileName);
           if (failure === undefined) {

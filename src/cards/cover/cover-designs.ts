@@ -1,0 +1,95 @@
+// The cover designs of POST /api/generate/cover: the HTML inside a card of the chosen theme, so a
+// cover wears the theme's frame, colours and heading face like the cards it introduces. No AI is
+// involved: each design is a fixed layout (themes/_cover.css) of the title and the keywords, with
+// the title's size computed from its length and the card's size so it fills its space.
+import type { CoverRequest } from '../request/cover-schema.js';
+
+export interface CoverDesign {
+  /** Class of the design's root (themes/_cover.css). */
+  name: 'cover-center' | 'cover-poster' | 'cover-stack';
+  html: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The first `count` designs, each a different layout. */
+export function coverDesigns(request: CoverRequest): CoverDesign[] {
+  const [title, ...subtitleLines] = request.text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const subtitle = subtitleLines.join(' ');
+  const designs: CoverDesign[] = [centered(request, title!, subtitle), poster(request, title!, subtitle), stacked(request, title!, subtitle)];
+  return designs.slice(0, request.count);
+}
+
+/** 1. Centred: the title in the middle, keywords as highlighted pills below it. */
+function centered(request: CoverRequest, title: string, subtitle: string): CoverDesign {
+  const size = titleSize(title, request.width * 0.82, request.height * 0.42, 0.2);
+  return {
+    name: 'cover-center',
+    html:
+      `<div class="cover cover-center"><h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      tags(request.keywords, 'cover-tags cover-tags-filled') +
+      '</div>',
+  };
+}
+
+/** 2. Poster: a kicker (the first keyword), a huge left-aligned title with its keywords marked, tags at the foot. */
+function poster(request: CoverRequest, title: string, subtitle: string): CoverDesign {
+  const size = titleSize(title, request.width * 0.86, request.height * 0.4, 0.24);
+  const [kicker] = request.keywords;
+  return {
+    name: 'cover-poster',
+    html:
+      '<div class="cover cover-poster">' +
+      (kicker ? `<p class="cover-kicker">${escapeHtml(kicker)}</p>` : '') +
+      `<h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      '<div class="cover-rule"></div>' +
+      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      tags(request.keywords, 'cover-tags cover-tags-hash') +
+      '</div>',
+  };
+}
+
+/** 3. Stacked: the keywords large and highlighted on top, a hairline, the title at the foot. */
+function stacked(request: CoverRequest, title: string, subtitle: string): CoverDesign {
+  const size = titleSize(title, request.width * 0.8, request.height * 0.32, 0.16);
+  const band = request.keywords.slice(0, 3).map((keyword) => `<mark>${escapeHtml(keyword)}</mark>`).join(' ');
+  return {
+    name: 'cover-stack',
+    html:
+      '<div class="cover cover-stack">' +
+      (band ? `<p class="cover-band">${band}</p>` : '<p class="cover-band cover-band-mark">“</p>') +
+      '<div class="cover-rule"></div>' +
+      `<h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      tags(request.keywords.slice(3), 'cover-tags cover-tags-outline') +
+      '</div>',
+  };
+}
+
+/** The title with every keyword it contains wrapped in <mark> (the theme's highlighter). */
+function highlighted(title: string, keywords: string[]): string {
+  const present = keywords.filter((keyword) => title.toLowerCase().includes(keyword.toLowerCase())).sort((a, b) => b.length - a.length);
+  if (present.length === 0) return escapeHtml(title);
+  const pattern = new RegExp(`(${present.map((keyword) => keyword.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'gi');
+  return title
+    .split(pattern)
+    .map((part, index) => (index % 2 === 1 ? `<mark>${escapeHtml(part)}</mark>` : escapeHtml(part)))
+    .join('');
+}
+
+function tags(keywords: string[], className: string): string {
+  if (keywords.length === 0) return '';
+  return `<p class="${className}">${keywords.map((keyword) => `<span class="cover-tag">${escapeHtml(keyword)}</span>`).join('')}</p>`;
+}
+
+/**
+ * A font size (px) at which `title` fills about `fill` of a `width` × `height` box: CJK glyphs are
+ * about 1 em wide and Latin ones about 0.55 em, lines about 1.2 em tall. Capped so a short title
+ * does not become one giant word, and floored for legibility.
+ */
+function titleSize(title: string, width: number, height: number, maxOfWidth: number): number {
+  const ems = [...title].reduce((sum, char) => sum + (/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(char) ? 1 : char === ' ' ? 0.3 : 0.58), 0);
+  const fitting = Math.sqrt((width * height * 0.7) / (Math.max(ems, 1) * 1.25));
+  return Math.round(Math.max(18, Math.min(fitting, width * maxOfWidth, 120)));
+}

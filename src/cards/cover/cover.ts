@@ -1,0 +1,41 @@
+// The cover operation: a title and keywords → `count` cover designs in the chosen theme, rendered
+// by the same warm pages as the cards (one fixed-size card each) and stored like them.
+import { renderCards, type RenderedImage } from '../render/render-cards.js';
+import type { PipelineParts, Rendered, StoreParts } from '../pipeline.js';
+import type { CoverRequest } from '../request/cover-schema.js';
+import { storeAll, type StoredImage } from '../storage/store-all.js';
+import { coverDesigns } from './cover-designs.js';
+
+/** Renders the covers of one request, one image per design, without storing them. */
+export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
+  const { theme, mode, warnings } = parts.themes.resolve(request.theme, request.themeMode);
+  const designs = coverDesigns(request);
+  const images = await parts.renderer.run(signal, async (page) => {
+    const rendered: RenderedImage[] = [];
+    for (const design of designs) {
+      signal.throwIfAborted();
+      const [image] = await renderCards(page, {
+        theme,
+        mode,
+        width: request.width,
+        height: request.height,
+        scale: request.scale,
+        format: request.format,
+        // Exactly width × height: a cover is one card of the chosen size whatever its title.
+        splitMode: 'noSplit',
+        overHiddenMode: true,
+        background: request.background,
+        contentHtml: design.html,
+      });
+      rendered.push(image!);
+    }
+    return rendered;
+  });
+  return { images, complete: true, warnings };
+}
+
+/** Renders the covers and stores them; on any failure nothing stays stored. */
+export async function generateCover(parts: PipelineParts & StoreParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<StoredImage>> {
+  const { images, complete, warnings } = await renderCover(parts, request, signal);
+  return { images: await storeAll(parts, images, signal), complete, warnings };
+}

@@ -1,0 +1,36 @@
+// A valid cover body → the cover request the cover stage reads: the card request's defaults and
+// rounding (normalize.ts), keywords as a list of distinct, trimmed words.
+import { invalidRequest } from '../errors.js';
+import { coverLimits, type CoverBodyInput, type CoverRequest } from './cover-schema.js';
+import { normalizeRequest } from './normalize.js';
+
+/** Separators clients use in one keywords string: commas (also full-width), 、, | and line breaks. */
+const keywordSeparators = /[,，、|｜\n]+/;
+
+export function normalizeCoverRequest(body: CoverBodyInput): CoverRequest {
+  const { theme, themeMode, width, height, format, scale, background } = normalizeRequest({
+    theme: body.theme,
+    themeMode: body.themeMode,
+    width: body.width,
+    height: body.height,
+    format: body.format,
+    scale: body.scale,
+    background: body.background,
+  });
+  const given = typeof body.keywords === 'string' ? body.keywords.split(keywordSeparators) : (body.keywords ?? []);
+  const keywords = [...new Set(given.map((keyword) => keyword.trim()).filter((keyword) => keyword !== ''))].slice(0, coverLimits.keywordsMax);
+  const text = body.text.trim();
+  if (text === '') throw invalidRequest('text is not accepted: got only white space; accepted: the cover title, at least one visible character.');
+  return {
+    text,
+    keywords,
+    count: body.count ?? coverLimits.count.default,
+    theme,
+    themeMode,
+    width,
+    height,
+    format,
+    scale,
+    background,
+  };
+}

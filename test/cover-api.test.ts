@@ -1,0 +1,88 @@
+// POST /api/generate/cover end to end, as MD2Card's cover clients call it: a title and keywords in,
+// `count` stored cover designs out, in the card answer's shape and behind the same API key.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { countNear, decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { startService, testApiKey, type RunningService } from './helpers/service.js';
+
+/** plain-notes' highlighter yellow (--pn-mark) over white paper: how a keyword is marked. */
+const highlighter: [number, number, number] = [254, 226, 119];
+
+describe('POST /api/generate/cover', () => {
+  let service: RunningService;
+  const cover = async (body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${service.baseUrl}/api/generate/cover`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': testApiKey, ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as any };
+  };
+  const pngsOf = async (json: { images: Array<{ url: string }> }) =>
+    Promise.all(json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+
+  before(async () => {
+    service = await startService();
+  });
+  after(async () => service.close());
+
+  it('makes three different designs of one title, with the keywords marked, stored like cards', async () => {
+    const { status, json } = await cover({ text: '如何让OpenClaw真的能干活\n3分钟看懂 | 实用技巧', keywords: 'OpenClaw', count: 3 });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.equal(json.success, true);
+    assert.equal(json.cost, 3);
+    assert.equal(json.images.length, 3);
+    for (const image of json.images) {
+      assert.match(image.fileName, /^screenshots\/\d{13}_[0-9a-f]{24}\.png$/);
+      assert.deepEqual([image.width, image.height], [880, 1172]);
+      assert.equal(typeof image.size, 'number');
+    }
+    const pngs = await pngsOf(json);
+    // Kept in the temporary folder for a person to look at.
+    await Promise.all(json.images.map(async (image: { url: string }, index: number) => fs.writeFileSync(`/tmp/cardwright-cover-${index + 1}.png`, (await download(image.url)).bytes)));
+    for (const [a, b] of [[0, 1], [0, 2], [1, 2]] as const) {
+      assert.ok(differingFraction(pngs[a]!, pngs[b]!) > 0.02, `designs ${a + 1} and ${b + 1} differ`);
+    }
+    for (const [index, png] of pngs.entries()) assert.ok(countNear(png, highlighter, 12) > 1_000, `design ${index + 1} marks the keyword`);
+
+    const plain = await cover({ text: '如何让OpenClaw真的能干活', count: 1 });
+    assert.equal(plain.json.images.length, 1, 'count defaults to 1');
+    const [unmarked] = await pngsOf(plain.json);
+    assert.ok(countNear(unmarked!, highlighter, 12) < 50, 'without keywords nothing is marked');
+  });
+
+  it('draws a cover in the chosen theme, size and format, with keywords given as a list', async () => {
+    const { status, json } = await cover({ text: 'Weekly notes', keywords: ['focus', 'habits'], theme: 'pop-art', themeMode: 'mint-mode', width: 500, height: 500, scale: 1 });
+    assert.equal(status, 200, JSON.stringify(json));
+    const [png] = (await pngsOf(json)) as DecodedPng[];
+    assert.deepEqual([png!.width, png!.height], [500, 500]);
+    assert.ok(countNear(png!, [0x7f, 0xd1, 0xae], 30) > 10_000, 'pop-art mint page around the cover');
+
+    const blind = await cover({ text: 'Weekly notes', theme: 'minimal', themeMode: 'dark-mode', scale: 1 });
+    assert.equal(blind.status, 200);
+    assert.match(blind.json.warnings[0], /themeMode "dark-mode" was ignored/);
+  });
+
+  const refused: Array<[string, unknown, number, RegExp]> = [
+    ['no text', { keywords: 'x' }, 400, /^text is required/],
+    ['a blank text', { text: '   ' }, 400, /^text is not accepted/],
+    ['count 4', { text: 'x', count: 4 }, 400, /^count is not accepted: got number 4; accepted: how many cover designs, 1–3/],
+    ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
+  ];
+  for (const [name, body, status, message] of refused) {
+    it(`answers ${name} with ${status} and success: false`, async () => {
+      const answer = await cover(body);
+      assert.equal(answer.status, status);
+      assert.equal(answer.json.success, false);
+      assert.equal(answer.json.error, 'invalid_request');
+      assert.match(answer.json.message, message);
+    });
+  }
+
+  it('needs the API key', async () => {
+    const answer = await cover({ text: 'x' }, { 'x-api-key': 'wrong-key-wrong-key' });
+    assert.equal(answer.status, 401);
+    assert.deepEqual([answer.json.success, answer.json.error], [false, 'unauthorized']);
+  });
+});
