@@ -90,7 +90,7 @@ describe('noSplit long images', () => {
   it('refuses a long WebP with a 400 that suggests PNG, JPEG or a split mode', async () => {
     const { status, json } = await service.generate({ markdown: document(100), format: 'webp' });
     assert.equal(status, 400);
-    assert.equal(json.error, 'invalid_request');
+    assert.deepEqual([json.success, json.error], [false, 'invalid_request']);
     assert.match(json.message, /WebP images stop at 16,383 px/);
     assert.match(json.message, /"png" or "jpeg".*"autoSplit" or "hrSplit"/);
   });
