@@ -7,7 +7,7 @@ interface SchemaWithDescription {
 }
 
 export function validationMessage(
-  errors: Pick<ErrorObject, 'instancePath' | 'message'>[],
+  errors: Array<Pick<ErrorObject, 'instancePath' | 'message'> & Partial<Pick<ErrorObject, 'keyword' | 'params'>>>,
   body: unknown,
   schema: SchemaWithDescription,
 ): string {
@@ -19,7 +19,7 @@ export function validationMessage(
   if (!error) return 'The body is not valid.';
   if (error.keyword === 'required') {
     // A required field (the cover's text) is absent: name it and what it takes.
-    const missing = String((error.params as { missingProperty?: string }).missingProperty ?? '');
+    const missing = String((error.params as { missingProperty?: string } | undefined)?.missingProperty ?? '');
     return `${missing} is required; accepted: ${schema.properties?.[missing]?.description ?? 'a value'}.`;
   }
   const field = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
