@@ -58,6 +58,15 @@ describe('STORAGE=s3', () => {
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('content-type'), 'image/png');
       assert.ok(bytes.equals(object.bytes), 'the public URL serves the stored bytes');
+
+      // The request is saved beside the image, in the bucket, and the editor's route reads it back.
+      const id = new URL(json.previewUrl).searchParams.get('edit');
+      const saved = await s3.readObject(`tenant-a/screenshots/${id}.json`);
+      assert.equal(saved.contentType, 'application/json');
+      const reread = (await (await fetch(`${service.baseUrl}/api/requests/${id}`)).json()) as { markdown: string; theme: string };
+      assert.deepEqual([reread.markdown, reread.theme], ['# 存储 S3\n\nStored in a bucket.', 'plain-notes']);
+      const missing = `${id!.slice(0, -1)}${id!.endsWith('0') ? '1' : '0'}`;
+      assert.equal((await fetch(`${service.baseUrl}/api/requests/${missing}`)).status, 404, 'a well-formed id with nothing stored');
     });
 
     it('stores JPEG and WebP with their own type and extension', async () => {
@@ -145,7 +154,9 @@ describe('STORAGE=s3', () => {
       await eventually('/ready reports ready again', async () => (await ready(service)).status === 200);
       const again = await service.generate({});
       assert.equal(again.status, 200, JSON.stringify(again.json));
-      assert.deepEqual(await s3.listKeys('outage/'), [`outage/${again.json.images[0].fileName}`]);
+      // The image and the request saved beside it (previewUrl), nothing else.
+      const savedId = new URL(again.json.previewUrl).searchParams.get('edit');
+      assert.deepEqual((await s3.listKeys('outage/')).sort(), [`outage/${again.json.images[0].fileName}`, `outage/screenshots/${savedId}.json`].sort());
     } finally {
       if (!s3.running()) await s3.start();
       await service.close();
