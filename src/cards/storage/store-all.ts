@@ -64,7 +64,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
     const bytes = image.data.length;
     return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes };
   });
-  const uploads: FileToStore[] = [
+  const toUpload: FileToStore[] = [
     ...images.map((image, index) => ({ fileName: stored[index]!.fileName, data: image.data, contentType: contentTypeOf[image.format] })),
     ...files,
   ];
@@ -83,7 +83,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   const cutOff: string[] = [];
   let failure: unknown;
   await Promise.all(
-    uploads.map(({ fileName, data, contentType }) =>
+    toUpload.map(({ fileName, data, contentType }) =>
       limit(async () => {
         if (uploadSignal.aborted) return;
         started.push(fileName);
