@@ -36,7 +36,11 @@ export async function runRender(args: string[]): Promise<void> {
   try {
     const images = await local.render(body);
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
-    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images);
+    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images, {
+      folderName: '--out',
+      staleFiles: values.clean === true ? 'remove' : 'refuse',
+      removeHint: 'add --clean to remove them',
+    });
     if (values.json) {
       const described = images.map((image, index) => ({ file: files[index], width: image.width, height: image.height, size: image.data.length }));
       process.stdout.write(`${JSON.stringify({ images: described }, null, 2)}\n`);
@@ -49,7 +53,13 @@ export async function runRender(args: string[]): Promise<void> {
 }
 
 async function readInput(input: string): Promise<string> {
-  if (input === '-') return text(process.stdin);
+  if (input === '-') {
+    // An empty pipe is almost always a mistake upstream (a failed command, a wrong file): rendering
+    // the default card would hide it.
+    const markdown = await text(process.stdin);
+    if (markdown.trim() === '') throw new UsageError('standard input is empty: pipe Markdown into `cardwright render -`, or give a file.');
+    return markdown;
+  }
   try {
     return await fs.readFile(input, 'utf8');
   } catch (error) {
