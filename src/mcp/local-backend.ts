@@ -7,9 +7,10 @@ import { writeCardFiles } from '../cards/storage/card-files.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
 import type { Config } from '../config.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
-import type { CardBackend, CardImage } from './backend.js';
+import type { CardBackend, CardImage, OutputOptions } from './backend.js';
 
 export class LocalBackend implements CardBackend {
+  readonly mode = 'local';
   private readonly local: LocalRenderer;
 
   /** Folder for the images when a call names none. */
@@ -24,9 +25,13 @@ export class LocalBackend implements CardBackend {
     return `rendered on this machine; files are written to outputDir (default ${this.defaultOutputDir})`;
   }
 
-  async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardImage[]> {
+  async generate(body: Record<string, unknown>, baseName: string, output: OutputOptions = {}): Promise<CardImage[]> {
     const images = await this.local.render(body);
-    const files = await writeCardFiles(path.resolve(outputDir ?? this.defaultOutputDir), baseName, images);
+    const files = await writeCardFiles(path.resolve(output.outputDir ?? this.defaultOutputDir), baseName, images, {
+      folderName: 'outputDir',
+      staleFiles: output.clean ? 'remove' : 'refuse',
+      removeHint: 'pass clean: true to remove them',
+    });
     return images.map((image, index) => ({
       url: pathToFileURL(files[index]!).href,
       fileName: files[index]!,
@@ -34,7 +39,7 @@ export class LocalBackend implements CardBackend {
       height: image.height,
       size: image.data.length,
       mimeType: contentTypeOf[image.format],
-      data: image.data,
+      read: async () => image.data,
     }));
   }
 
