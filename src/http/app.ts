@@ -37,7 +37,7 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const logger = options.logger ?? {
+  const logger: FastifyServerOptions['logger'] = options.logger ?? {
     level: config.logLevel,
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
     transport: prettyTransport(config.logFormat),

@@ -6,7 +6,7 @@ import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
-import { HttpError } from './http-errors.js';
+import { httpFailures } from './http-errors.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 
@@ -27,7 +27,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       onRequest: async (request) => {
         const key = request.headers['x-api-key'];
         if (!deps.apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
-          throw new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.');
+          throw httpFailures.unauthorized();
         }
       },
       schema: { body: GenerateBody },
