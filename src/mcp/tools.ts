@@ -18,10 +18,12 @@ const toolOnlyFields = {
     Type.String({ description: 'a Markdown file to render instead of `markdown`, read by the MCP server (relative to its working folder)' }),
   ),
   inline: Type.Optional(
-    Type.Union(
-      inlineChoices.map((choice) => Type.Literal(choice)),
-      { description: 'which images to return as image content besides their URLs: all, first (default) or none', default: inlineDefaults.inline },
-    ),
+    Type.Unsafe<InlineChoice>({
+      type: 'string',
+      enum: [...inlineChoices],
+      default: inlineDefaults.inline,
+      description: 'which images to return as image content besides their URLs: all, first (default) or none',
+    }),
   ),
   inlineMaxBytes: Type.Optional(
     Type.Integer({

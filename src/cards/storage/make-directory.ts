@@ -34,7 +34,8 @@ export async function makeDirectory(name: string, dir: string): Promise<string> 
   let existing = resolved;
   for (;;) {
     const stat = await fs.stat(existing).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
+      // ENOTDIR: a part above is a file, which the walk reaches next and names.
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
       throw invalidRequest(`${name} ${dir} cannot be used: ${existing} cannot be read (${error.code ?? error.message}).`);
     });
     if (stat) {
