@@ -68,7 +68,8 @@ export async function registerOpenApi(app: FastifyInstance, settings: OpenApiSet
  * what let the page fail or reach elsewhere: `upgrade-insecure-requests` made the browser fetch
  * the page's own scripts over HTTPS, so over plain HTTP at any host name but loopback (which
  * browsers exempt) the page stayed blank; `https:` and the Swagger validator's host allowed
- * styles, fonts and images from anywhere, and this page needs none (validatorUrl is off).
+ * styles, fonts and images from anywhere, and this page needs none (validatorUrl is off). Being
+ * scheme-neutral ('self'), the policy holds over HTTPS behind a proxy as well.
  */
 export async function registerApiReference(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwaggerUi, {
@@ -86,7 +87,9 @@ const ownFilesOnly = (policy: string): string =>
     .split(';')
     .map((directive) => directive.trim().split(/\s+/).filter((token) => token !== '' && token !== 'https:' && token !== 'validator.swagger.io'))
     .filter((tokens) => tokens.length > 0 && tokens[0] !== 'upgrade-insecure-requests')
-    .map((tokens) => tokens.join(' '))
+    // Swagger UI renders some elements with style attributes; a style can load nothing (fonts and
+    // images stay limited to the service), so inline styles are allowed rather than reported.
+    .map((tokens) => (tokens[0] === 'style-src' ? [...tokens, "'unsafe-inline'"] : tokens).join(' '))
     .join('; ');
 
 const tooManyRequests = 'RATE_LIMIT_PER_MINUTE';
