@@ -45,7 +45,12 @@ export async function generatedClient(document: object, source: string): Promise
   const parent = path.join(projectRoot, '.tmp');
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, 'openapi-client-'));
-  fs.writeFileSync(path.join(dir, 'schema.d.ts'), await generateTypes(document));
+  try {
+    fs.writeFileSync(path.join(dir, 'schema.d.ts'), await generateTypes(document));
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   fs.writeFileSync(path.join(dir, 'client.ts'), source);
   fs.writeFileSync(
     path.join(dir, 'tsconfig.json'),
