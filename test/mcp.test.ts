@@ -109,7 +109,7 @@ describe('cardwright mcp, rendering locally', () => {
     }
     assert.deepEqual(properties.width.type, ['number', 'null']);
     assert.deepEqual(properties.splitMode.type, ['string', 'null']);
-    assert.deepEqual(properties.splitMode.enum, ['noSplit', 'autoSplit', 'hrSplit', null]);
+    assert.deepEqual(properties.splitMode.enum, ['noSplit', 'autoSplit', 'hrSplit', '', null]);
     assert.deepEqual(properties.inline.enum, ['all', 'first', 'none']);
     assert.deepEqual(render.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
   });
