@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { CardsSettings } from './cards/index.js';
 import { allowlistProblems } from './cards/images/address-policy.js';
+import { folderProblem } from './cards/storage/make-directory.js';
 import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
 import type { ConnectionLimits } from './http/connection-limits.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
@@ -27,6 +28,8 @@ export interface Config extends CardsSettings {
   s3?: S3Config;
   requestTimeoutMs: number;
   logLevel: LogLevel;
+  /** Log lines as JSON, or readable for a person (pino-pretty); by default pretty only on a terminal. */
+  logFormat: 'json' | 'pretty' | 'auto';
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
   /** Work a client address may spend on previews: a token bucket (see src/http/preview-budget.ts). */
@@ -135,6 +138,7 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     remoteImages: oneOf('REMOTE_IMAGES', ['off', 'public', 'allowlist'] as const, 'public'),
     remoteImagesAllowlist: (text('REMOTE_IMAGES_ALLOWLIST') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     logLevel: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, options.defaultLogLevel ?? 'info'),
+    logFormat: oneOf('LOG_FORMAT', ['json', 'pretty', 'auto'] as const, 'auto'),
     bodyLimit: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     renderCache:
       oneOf('RENDER_CACHE', ['on', 'off'] as const, 'on') === 'on'
@@ -186,6 +190,12 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
 
   const remoteUrl = text('CARDWRIGHT_URL');
   const remoteKey = text('CARDWRIGHT_API_KEY');
+  // A URL without a scheme ("cards.example.com") would be accepted here and fail every call later.
+  if (remoteUrl && !/^https?:\/\/[^/]/i.test(remoteUrl)) {
+    problems.push(`CARDWRIGHT_URL must be the service's absolute http(s) URL, such as https://cards.example.com; got "${remoteUrl}".`);
+  } else if (remoteUrl && !URL.canParse(remoteUrl)) {
+    problems.push(`CARDWRIGHT_URL is not a valid URL: "${remoteUrl}".`);
+  }
   if (remoteUrl && remoteKey) config.remoteService = { url: remoteUrl, apiKey: remoteKey };
   else if (remoteUrl || remoteKey) problems.push('Set both CARDWRIGHT_URL and CARDWRIGHT_API_KEY to use a remote cardwright, or neither to render locally.');
 
@@ -200,6 +210,12 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     problems.push('REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST, a comma-separated list of host names.');
   }
   problems.push(...allowlistProblems(config.remoteImagesAllowlist));
+
+  // Node's recursive mkdir never returns under /proc: such a folder would hang start-up.
+  for (const [name, dir] of [['DATA_DIR', config.dataDir], ['CARDWRIGHT_OUTPUT_DIR', config.outputDir], ['API_KEYS_FILE', config.apiKeysFile]] as const) {
+    const problem = dir === undefined ? undefined : folderProblem(name, dir);
+    if (problem) problems.push(problem);
+  }
 
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     problems.push('REDIS_URL must look like redis://host:6379 or rediss://user:password@host:6380.');

@@ -130,6 +130,46 @@ describe('cardwright render', () => {
     assert.equal(fs.existsSync(path.join(dir, 'never')), false);
   });
 
+  it('refuses numbered files left by an earlier, longer result, and removes them with --clean', async () => {
+    fs.writeFileSync(path.join(dir, 'talk.md'), '# One\n\n---\n\n# Two\n\n---\n\n# Three');
+    const small = ['--split', 'hrSplit', '--width', '200', '--height', '200', '--scale', '1'];
+    const first = await runCli(['render', 'talk.md', '-o', 'talk', ...small], { cwd: dir });
+    assert.equal(first.code, 0, first.stderr);
+    fs.writeFileSync(path.join(dir, 'talk.md'), '# Only one');
+    const refused = await runCli(['render', 'talk.md', '-o', 'talk', ...small], { cwd: dir });
+    assert.equal(refused.code, 2);
+    assert.equal(refused.stdout, '');
+    assert.match(refused.stderr, /talk holds talk-2\.png, talk-3\.png from an earlier result, which would read as part of this one; add --clean to remove them/);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'talk')).sort(), ['talk-1.png', 'talk-2.png', 'talk-3.png']);
+
+    const cleaned = await runCli(['render', 'talk.md', '-o', 'talk', '--clean', ...small], { cwd: dir });
+    assert.equal(cleaned.code, 0, cleaned.stderr);
+    assert.equal(cleaned.stdout, `${path.join('talk', 'talk-1.png')}\n`);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'talk')), ['talk-1.png']);
+  });
+
+  it('says so when standard input is empty, with exit code 2', async () => {
+    for (const stdin of ['', '  \n\n']) {
+      const { code, stdout, stderr } = await runCli(['render', '-', '-o', 'empty'], { cwd: dir, stdin });
+      assert.equal(code, 2);
+      assert.equal(stdout, '');
+      assert.match(stderr, /standard input is empty: pipe Markdown into `cardwright render -`, or give a file\./);
+    }
+    assert.equal(fs.existsSync(path.join(dir, 'empty')), false);
+  });
+
+  it('refuses output folders it cannot write to without hanging: a file, or /proc and /sys', async () => {
+    fs.writeFileSync(path.join(dir, 'plain-file'), 'x');
+    const intoFile = await runCli(['render', 'notes.md', '-o', 'plain-file/cards'], { cwd: dir, timeoutMs: 30_000 });
+    assert.equal(intoFile.code, 2);
+    assert.match(intoFile.stderr, /--out plain-file\/cards is not a folder: .*plain-file is a file/);
+    for (const pseudo of ['/proc/cardwright-cards', '/sys/kernel/cardwright']) {
+      const { code, stderr } = await runCli(['render', 'notes.md', '-o', pseudo], { cwd: dir, timeoutMs: 30_000 });
+      assert.equal(code, 2, `${pseudo}: ${stderr}`);
+      assert.match(stderr, /--out is \/(proc|sys)\/.*pseudo-filesystem, where nothing can be stored: choose a path outside/);
+    }
+  });
+
   it('fails with exit code 1 when the input cannot be read', async () => {
     const { code, stdout, stderr } = await runCli(['render', 'missing.md'], { cwd: dir });
     assert.equal(code, 1);
@@ -151,6 +191,27 @@ describe('cardwright themes', () => {
     assert.deepEqual(plain.modes, ['light-mode', 'dark-mode']);
     assert.equal(plain.defaultMode, 'light-mode');
     assert.equal(listing.aliases['apple-notes'], 'plain-notes');
+  });
+
+  it('aligns the table by display width, with wide (CJK) theme names', async () => {
+    const themesDir = temporaryDir('cardwright-cli-themes-');
+    try {
+      fs.writeFileSync(path.join(themesDir, 'zen.css'), '/*\n * @id zen-notes\n * @name 禅意笔记\n * @modes ink-mode\n */\n.card-zen-notes { color: black; }\n');
+      const { code, stdout, stderr } = await runCli(['themes'], { env: { THEMES_DIR: themesDir } });
+      assert.equal(code, 0, stderr);
+      const rows = stdout.split('\n\n')[0]!.split('\n');
+      const columnOfModes = (row: string, mode: string) => {
+        const before = row.slice(0, row.indexOf(mode));
+        // Display columns: each CJK character takes two.
+        return [...before].reduce((width, char) => width + (/[\u4e00-\u9fff]/.test(char) ? 2 : 1), 0);
+      };
+      const zen = rows.find((row) => row.startsWith('zen-notes'))!;
+      const plain = rows.find((row) => row.startsWith('plain-notes'))!;
+      assert.ok(zen.includes('禅意笔记'), zen);
+      assert.equal(columnOfModes(zen, 'ink-mode'), columnOfModes(plain, 'light-mode'));
+    } finally {
+      fs.rmSync(themesDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { buildCli, cleanEnv, cliBin } from './helpers/cli.js';
+import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, download, isPng } from './helpers/images.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
@@ -95,8 +95,83 @@ describe('cardwright mcp, rendering locally', () => {
     for (const field of ['markdown', 'theme', 'themeMode', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'scale', 'weChatMode', 'background', 'path', 'outputDir']) {
       assert.ok(properties[field], `the render tool takes ${field}`);
     }
-    assert.equal(properties.width.anyOf[0].minimum, 100);
-    assert.equal(properties.width.anyOf[0].maximum, 2000);
+    assert.equal(properties.width.minimum, 100);
+    assert.equal(properties.width.maximum, 2000);
+  });
+
+  it('gives every argument a plain type, so clients convert what is typed into a form', async () => {
+    const { tools } = await session.client.listTools();
+    const render = tools.find((tool) => tool.name === 'render_cards')!;
+    const properties = render.inputSchema.properties as Record<string, any>;
+    for (const [field, property] of Object.entries(properties)) {
+      assert.equal(property.anyOf, undefined, `${field} has no anyOf`);
+      assert.ok(property.type, `${field} has a type`);
+    }
+    assert.deepEqual(properties.width.type, ['number', 'null']);
+    assert.deepEqual(properties.splitMode.type, ['string', 'null']);
+    assert.deepEqual(properties.splitMode.enum, ['noSplit', 'autoSplit', 'hrSplit', '', null]);
+    assert.deepEqual(properties.inline.enum, ['all', 'first', 'none']);
+    assert.deepEqual(render.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+  });
+
+  it('takes numbers and flags sent as text, as form-based clients send them', async () => {
+    const result = await callTool(session, 'render_cards', { markdown: '# Typed', width: '300', height: '400', scale: '1', overHiddenMode: 'true' });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
+    const { images } = JSON.parse(textOf(result));
+    assert.deepEqual([images[0].width, images[0].height], [300, 400]);
+  });
+
+  it('inlines the first image by default, all or none on request, within a byte cap', async () => {
+    const markdown = '# One\n\n---\n\n# Two\n\n---\n\n# Three';
+    const base = { markdown, splitMode: 'hrSplit', width: 200, height: 200, scale: 1, outputDir };
+    const first = await callTool(session, 'render_cards', base);
+    assert.notEqual(first.isError, true, JSON.stringify(first.content[0]));
+    const described = JSON.parse(textOf(first)).images;
+    assert.equal(described.length, 3);
+    assert.deepEqual(described.map((image: { inlined: boolean }) => image.inlined), [true, false, false]);
+    assert.equal(imagesOf(first).length, 1);
+    assert.equal(imagesOf(await callTool(session, 'render_cards', { ...base, inline: 'all' })).length, 3);
+    assert.equal(imagesOf(await callTool(session, 'render_cards', { ...base, inline: 'none' })).length, 0);
+
+    const capped = await callTool(session, 'render_cards', { ...base, inline: 'all', inlineMaxBytes: described[0].bytes + 1 });
+    assert.equal(imagesOf(capped).length, 1);
+    assert.match(JSON.parse(textOf(capped)).note, /2 image\(s\) past inlineMaxBytes/);
+
+    const wrong = await callTool(session, 'render_cards', { ...base, inline: 'some' });
+    assert.equal(wrong.isError, true);
+    assert.equal(textOf(wrong), 'invalid_request: inline must be one of all, first, none; got "some".');
+  });
+
+  it('refuses an outputDir that is a file or on a pseudo-filesystem, saying what to give', async () => {
+    const file = path.join(outputDir, 'not-a-folder.txt');
+    fs.writeFileSync(file, 'x');
+    const intoFile = await callTool(session, 'render_cards', { markdown: '# a', outputDir: file });
+    assert.equal(intoFile.isError, true);
+    assert.match(textOf(intoFile), /^invalid_request: outputDir .*not-a-folder\.txt is not a folder: .* is a file\. Give a folder/);
+
+    const underFile = await callTool(session, 'render_cards', { markdown: '# a', outputDir: path.join(file, 'below') });
+    assert.match(textOf(underFile), /^invalid_request: outputDir .* is not a folder/);
+
+    for (const pseudo of ['/proc/cardwright-out', '/sys/cardwright', '/proc/self/nope/deeper']) {
+      const result = await callTool(session, 'render_cards', { markdown: '# a', outputDir: pseudo });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /^invalid_request: outputDir is \/(proc|sys)\/.*pseudo-filesystem.*choose a path outside/);
+    }
+  });
+
+  it('refuses numbered files left by an earlier, longer result unless clean is set', async () => {
+    const folder = path.join(outputDir, 'stale');
+    const markdownFile = path.join(outputDir, 'talk.md');
+    fs.writeFileSync(markdownFile, '# One\n\n---\n\n# Two');
+    const args = { path: markdownFile, splitMode: 'hrSplit', width: 200, height: 200, scale: 1, outputDir: folder, inline: 'none' };
+    assert.notEqual((await callTool(session, 'render_cards', args)).isError, true);
+    fs.writeFileSync(markdownFile, '# Only one');
+    const refused = await callTool(session, 'render_cards', args);
+    assert.equal(refused.isError, true);
+    assert.match(textOf(refused), /talk-2\.png from an earlier result.*pass clean: true to remove them/);
+    const cleaned = await callTool(session, 'render_cards', { ...args, clean: true });
+    assert.notEqual(cleaned.isError, true, JSON.stringify(cleaned.content[0]));
+    assert.deepEqual(fs.readdirSync(folder), ['talk-1.png']);
   });
 
   it('lists themes with their modes', async () => {
@@ -180,6 +255,24 @@ describe('cardwright mcp, calling a remote cardwright', () => {
     assert.deepEqual((await download(images[0].url)).bytes, returned);
   });
 
+  it('downloads only the images it inlines, and says the truth about what its tools do', async () => {
+    const result = await callTool(session, 'render_cards', { markdown: '# A\n\n---\n\n# B', splitMode: 'hrSplit', width: 200, height: 200, scale: 1 });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
+    assert.equal(JSON.parse(textOf(result)).images.length, 2);
+    assert.equal(imagesOf(result).length, 1);
+    const { tools } = await session.client.listTools();
+    const render = tools.find((tool) => tool.name === 'render_cards')!;
+    assert.equal(render.annotations?.openWorldHint, true);
+    assert.equal(render.annotations?.destructiveHint, false);
+    assert.equal((render.inputSchema.properties as Record<string, unknown>).outputDir, undefined, 'no outputDir in remote mode');
+  });
+
+  it('refuses outputDir, which only local rendering writes to, saying what to do', async () => {
+    const result = await callTool(session, 'render_cards', { markdown: '# a', outputDir: '/tmp/somewhere' });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /^invalid_request: outputDir is for local rendering only: .* Leave outputDir out, or unset CARDWRIGHT_URL/);
+  });
+
   it("lists the service's themes", async () => {
     const listing = JSON.parse(textOf(await callTool(session, 'list_themes', {})));
     assert.deepEqual(listing, await (await fetch(`${service.baseUrl}/api/themes`)).json());
@@ -200,5 +293,17 @@ describe('cardwright mcp, calling a remote cardwright', () => {
     } finally {
       await closeAndCheckExit(wrongKey);
     }
+  });
+});
+
+describe('cardwright mcp, refusing bad settings at start-up', () => {
+  it('names CARDWRIGHT_URL without a scheme, and folders on pseudo-filesystems, and exits', async () => {
+    const noScheme = await runCli(['mcp'], { env: { CARDWRIGHT_URL: 'cards.example.com', CARDWRIGHT_API_KEY: testApiKey }, timeoutMs: 30_000 });
+    assert.equal(noScheme.code, 1);
+    assert.match(noScheme.stderr, /CARDWRIGHT_URL must be the service's absolute http\(s\) URL, such as https:\/\/cards\.example\.com; got "cards\.example\.com"/);
+
+    const proc = await runCli(['mcp'], { env: { CARDWRIGHT_OUTPUT_DIR: '/proc/cardwright' }, timeoutMs: 30_000 });
+    assert.equal(proc.code, 1);
+    assert.match(proc.stderr, /CARDWRIGHT_OUTPUT_DIR is \/proc\/cardwright, on the kernel's \/proc pseudo-filesystem/);
   });
 });

@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { projectRoot } from '../src/paths.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 type Json = any;
@@ -31,7 +35,87 @@ describe('OpenAPI document', () => {
     const result = await new Validator().validate(doc);
     assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
     assert.equal(doc.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/generate', '/api/generate/cover', '/api/themes', '/health', '/ready']);
+    assert.deepEqual(Object.keys(doc.paths).sort(), [
+      '/api/config',
+      '/api/generate',
+      '/api/generate/cover',
+      '/api/preview',
+      '/api/themes',
+      '/api/themes/{theme}/thumbnail.webp',
+      '/health',
+      '/ready',
+      '/screenshots/{fileName}',
+    ]);
+  });
+
+  it("passes Redocly's recommended rules, warning only where the README says why", async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: `${service.baseUrl}/openapi.json`, config });
+    const described = problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`);
+    assert.deepEqual(problems.filter((problem) => problem.severity === 'error'), [], described.join('\n'));
+    // The probes answer 200 or 503 whatever is sent: there is no 4XX to document (README, "API reference").
+    assert.deepEqual(described.sort(), [
+      'warn operation-4xx-response #/paths/~1health/get/responses: Operation must have at least one `4XX` response.',
+      'warn operation-4xx-response #/paths/~1ready/get/responses: Operation must have at least one `4XX` response.',
+    ]);
+    const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+    assert.match(readme, /operation-4xx-response/, 'the README lists the warnings and why');
+  });
+
+  it('documents the status and shape of every answer the service gives', async () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const resolve = (schema: Json): Json => JSON.parse(JSON.stringify(schema), (_key, value) =>
+      value && typeof value === 'object' && typeof value.$ref === 'string'
+        ? resolve(value.$ref.split('/').slice(1).reduce((node: Json, part: string) => node[part], doc))
+        : value,
+    );
+    const check = async (method: string, route: string, url: string, init: RequestInit = {}) => {
+      const response = await fetch(`${service.baseUrl}${url}`, { method, ...init });
+      const operation = doc.paths[route][method.toLowerCase()];
+      const documented = operation.responses[String(response.status)];
+      assert.ok(documented, `${method} ${url} answered ${response.status}, which ${route} documents`);
+      const type = (response.headers.get('content-type') ?? '').split(';')[0]!;
+      if (response.status === 304) return response;
+      assert.ok(documented.content?.[type], `${method} ${url} ${response.status} is documented as ${type}`);
+      if (type === 'application/json') {
+        const body = await response.json();
+        const schema = resolve(documented.content[type].schema);
+        assert.ok(ajv.validate(schema, body), `${method} ${url} ${response.status}: ${JSON.stringify(ajv.errors)} ${JSON.stringify(body)}`);
+      }
+      return response;
+    };
+    const json = { 'content-type': 'application/json' };
+    await check('GET', '/health', '/health');
+    await check('GET', '/ready', '/ready');
+    await check('GET', '/api/themes', '/api/themes');
+    await check('GET', '/api/config', '/api/config');
+    await check('POST', '/api/preview', '/api/preview', { headers: json, body: JSON.stringify({ markdown: '# Preview' }) });
+    await check('POST', '/api/preview', '/api/preview', { headers: json, body: JSON.stringify({ width: 5000 }) });
+    await check('POST', '/api/preview', '/api/preview', { headers: { 'content-type': 'text/plain' }, body: '# text' });
+    const thumbnail = await check('GET', '/api/themes/{theme}/thumbnail.webp', '/api/themes/plain-notes/thumbnail.webp?mode=dark-mode');
+    await check('GET', '/api/themes/{theme}/thumbnail.webp', '/api/themes/plain-notes/thumbnail.webp?mode=dark-mode', {
+      headers: { 'if-none-match': thumbnail.headers.get('etag')! },
+    });
+    await check('GET', '/api/themes/{theme}/thumbnail.webp', '/api/themes/no-such-theme/thumbnail.webp');
+    const { json: generated } = await service.generate({ markdown: '# Stored', scale: 1 });
+    const stored = new URL(generated.images[0].url).pathname;
+    const image = await check('GET', '/screenshots/{fileName}', stored);
+    await check('GET', '/screenshots/{fileName}', stored, { headers: { 'if-none-match': image.headers.get('etag')! } });
+    await check('GET', '/screenshots/{fileName}', '/screenshots/1795315408146_missing.png');
+  });
+
+  it('shows, for each label, a message the service builds the same way it answers', async () => {
+    const example = (route: string, method: string, status: number) =>
+      doc.paths[route][method].responses[status].content['application/json'].example?.message ??
+      Object.values(doc.paths[route][method].responses[status].content['application/json'].examples).map((entry: Json) => entry.value.message);
+    const missing = await fetch(`${service.baseUrl}/api/generat`, { method: 'GET' });
+    assert.equal((await missing.json()).message, example('/api/generate', 'post', 404));
+    const tooLarge = await service.generate(JSON.stringify({ markdown: 'x'.repeat(1024 * 1024) }));
+    assert.equal(tooLarge.json.message, example('/api/generate', 'post', 413));
+    const unknownTheme = await fetch(`${service.baseUrl}/api/themes/no-such-theme/thumbnail.webp`);
+    assert.equal((await unknownTheme.json()).message, example('/api/themes/{theme}/thumbnail.webp', 'get', 400));
+    const missingImage = await fetch(`${service.baseUrl}/screenshots/1795315408146_84b5d217bd25f896c994bada.png`);
+    assert.equal((await missingImage.json()).message, example('/screenshots/{fileName}', 'get', 404));
   });
 
   it('documents every request field with its type, bounds and default', () => {

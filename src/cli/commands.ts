@@ -20,6 +20,7 @@ export const renderCommand: CommandSpec = {
     { name: 'scale', value: '<n>', description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max} (default: ${limits.scale.default}: 440 px wide → 880 px image)` },
     { name: 'mdx', description: "read the input as MDX, the API's mdxMode" },
     { name: 'over-hidden', description: "clip each card to --height, the API's overHiddenMode" },
+    { name: 'clean', description: 'remove numbered files of the same name left by an earlier, longer result (without it they are an error)' },
     { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths' },
   ],
   notes: [

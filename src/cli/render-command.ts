@@ -39,7 +39,11 @@ export async function runRender(args: string[]): Promise<void> {
     // Said on stderr, as the API says them in `warnings`, so stdout stays the list of files.
     for (const warning of warnings) process.stderr.write(`cardwright: warning: ${warning}\n`);
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
-    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images);
+    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images, {
+      folderName: '--out',
+      staleFiles: values.clean === true ? 'remove' : 'refuse',
+      removeHint: 'add --clean to remove them',
+    });
     if (values.json) {
       // The API's answer shape (README "Command line"), with file paths for URLs and no previewUrl:
       // nothing was stored, so there is no request for the editor to open.
@@ -61,7 +65,13 @@ export async function runRender(args: string[]): Promise<void> {
 }
 
 async function readInput(input: string): Promise<string> {
-  if (input === '-') return text(process.stdin);
+  if (input === '-') {
+    // An empty pipe is almost always a mistake upstream (a failed command, a wrong file): rendering
+    // the default card would hide it.
+    const markdown = await text(process.stdin);
+    if (markdown.trim() === '') throw new UsageError('standard input is empty: pipe Markdown into `cardwright render -`, or give a file.');
+    return markdown;
+  }
   try {
     return await fs.readFile(input, 'utf8');
   } catch (error) {

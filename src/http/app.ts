@@ -13,6 +13,7 @@ import { createCards, type Cards } from '../cards/index.js';
 import { createStorage } from '../cards/storage/create-storage.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { Metrics } from './metrics.js';
+import { prettyTransport } from './log-format.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import { clientErrorHandler, limitedServerFactory } from './connection-limits.js';
 import { sendError } from './error-handler.js';
@@ -36,9 +37,10 @@ export interface BuildOptions {
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const logger = options.logger ?? {
+  const logger: FastifyServerOptions['logger'] = options.logger ?? {
     level: config.logLevel,
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
+    transport: prettyTransport(config.logFormat),
   };
   const server = Fastify({
     // Whatever the logger settings, logged URLs never carry a key (log-redaction.ts).

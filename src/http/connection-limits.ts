@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
-import { statusOfLabel, type ErrorLabel } from './http-errors.js';
+import { HttpError, httpFailures } from './http-errors.js';
 
 export interface ConnectionLimits {
   headersTimeoutMs: number;
@@ -25,8 +25,9 @@ export interface ConnectionLimits {
 const checkEveryMs = 1000;
 
 /** An error answer written straight to a socket, in the shape of every other (error-handler.ts). */
-export function rawErrorResponse(label: ErrorLabel, message: string, headers: Record<string, string> = {}): string {
-  const status = statusOfLabel[label];
+export function rawErrorResponse(error: HttpError): string {
+  const { status, label, message } = error;
+  const headers: Record<string, string> = error.retryAfter === undefined ? {} : { 'Retry-After': String(error.retryAfter) };
   const body = JSON.stringify({ error: label, message });
   const lines = [
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,
@@ -70,11 +71,7 @@ function capConnectionsPerAddress(server: http.Server, max: number): void {
     const count = open.get(address) ?? 0;
     if (count >= max) {
       socket.end(
-        rawErrorResponse(
-          'rate_limited',
-          `This address already has ${max} connections open, the most one address may hold (MAX_CONNECTIONS_PER_ADDRESS); reuse or close some.`,
-          { 'Retry-After': '1' },
-        ),
+        rawErrorResponse(httpFailures.tooManyConnections(max)),
       );
       setTimeout(() => socket.destroy(), checkEveryMs).unref();
       socket.on('error', () => socket.destroy());
@@ -96,14 +93,11 @@ export function clientErrorHandler(limits: ConnectionLimits) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     let answer: string;
     if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      answer = rawErrorResponse(
-        'request_timeout',
-        `The request did not arrive in time: headers must arrive within ${limits.headersTimeoutMs} ms (HEADERS_TIMEOUT_MS) and the whole body within ${limits.bodyTimeoutMs} ms (BODY_TIMEOUT_MS).`,
-      );
+      answer = rawErrorResponse(httpFailures.requestTimeout(limits.headersTimeoutMs, limits.bodyTimeoutMs));
     } else if (error.code === 'HPE_HEADER_OVERFLOW') {
-      answer = rawErrorResponse('headers_too_large', `The request headers are larger than this server accepts (${http.maxHeaderSize} bytes in all).`);
+      answer = rawErrorResponse(httpFailures.headersTooLarge(http.maxHeaderSize));
     } else {
-      answer = rawErrorResponse('invalid_request', 'The request is not valid HTTP/1.1.');
+      answer = rawErrorResponse(new HttpError('invalid_request', 'The request is not valid HTTP/1.1.'));
     }
     if (socket.writable) socket.end(answer);
     socket.destroySoon();

@@ -3,22 +3,21 @@
 // a generic one.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CardError, isAbortError } from '../cards/errors.js';
-import { HttpError, httpErrorOf, type ErrorLabel } from './http-errors.js';
+import { errorBody, HttpError, httpErrorOf, httpFailures } from './http-errors.js';
 import { GenerateBody } from '../cards/request/schema.js';
 import { CoverBody } from '../cards/request/cover-schema.js';
 import { validationMessage } from '../cards/request/validation-message.js';
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, error: HttpError): FastifyReply {
   if (error.retryAfter !== undefined) reply.header('Retry-After', String(error.retryAfter));
-  // success: false as MD2Card's answers have it, so its clients branch on failures unchanged.
-  return reply.status(error.status).send({ success: false, error: error.label, message: error.message, requestId: request.id });
+  return reply.status(error.status).send(errorBody(error, request.id));
 }
 
-const frameworkErrors: Record<string, [ErrorLabel, string]> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported_media_type', 'The body must be JSON: send Content-Type: application/json.'],
-  FST_ERR_CTP_BODY_TOO_LARGE: ['payload_too_large', 'The body is larger than this server accepts.'],
-  FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid_request', 'The body is empty: send a JSON object, {} for all defaults.'],
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: ['invalid_request', 'Content-Length does not match the body.'],
+const frameworkErrors: Record<string, (bodyLimit: number) => HttpError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: httpFailures.notJson,
+  FST_ERR_CTP_BODY_TOO_LARGE: httpFailures.tooLarge,
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => new HttpError('invalid_request', 'The body is empty: send a JSON object, {} for all defaults.'),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new HttpError('invalid_request', 'Content-Length does not match the body.'),
 };
 
 /** A path or query parameter that failed its schema (e.g. a 200-character theme id in the path). */
@@ -35,7 +34,7 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
     if (error instanceof HttpError) return sendError(reply, request, error);
     if (error instanceof CardError) return sendError(reply, request, httpErrorOf(error));
     if (isAbortError(error)) {
-      return sendError(reply, request, new HttpError('timeout', 'The request did not finish within its deadline and was cancelled.'));
+      return sendError(reply, request, httpFailures.deadline());
     }
     if (error.validation && error.validationContext && error.validationContext !== 'body') {
       return sendError(reply, request, new HttpError('invalid_request', urlValidationMessage(error.validationContext, error.validation)));
@@ -46,11 +45,7 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
       return sendError(reply, request, new HttpError('invalid_request', validationMessage(error.validation, request.body, schema)));
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
-    if (known) {
-      const [label, message] = known;
-      const detail = label === 'payload_too_large' ? `${message} The limit is ${bodyLimit} bytes.` : message;
-      return sendError(reply, request, new HttpError(label, detail));
-    }
+    if (known) return sendError(reply, request, known(bodyLimit));
     if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
       return sendError(reply, request, new HttpError('invalid_request', `The body is not valid JSON: ${error.message}`));
     }
@@ -58,10 +53,10 @@ export function installErrorHandlers(app: FastifyInstance, bodyLimit: number): v
       return sendError(reply, request, new HttpError('invalid_request', error.message));
     }
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, request, new HttpError('internal_error', 'Something went wrong on our side; the details are in the server log.'));
+    return sendError(reply, request, httpFailures.internal());
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, new HttpError('not_found', `Nothing is at ${request.method} ${request.url.split('?')[0]}.`)),
+    sendError(reply, request, httpFailures.notFound(request.method, request.url.split('?')[0] ?? '/')),
   );
 }

@@ -3,17 +3,18 @@
 // any path that would leave the storage directory, but it follows symbolic links: a link placed
 // under screenshots/ would serve whatever it points at. The service never writes links there, so
 // a path through one is answered 404. The directory itself may be a link (a mounted volume): it is
-// resolved once, at start-up.
+// resolved once, at start-up. The route is declared here (GET; Fastify adds HEAD) rather than by
+// the plugin, so the OpenAPI document lists it as one operation.
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { makeDirectory } from '../cards/storage/make-directory.js';
 
 const prefix = '/screenshots/';
 
 export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot: string): Promise<void> {
-  const configured = path.join(storageRoot, 'screenshots');
-  await fs.mkdir(configured, { recursive: true });
+  const configured = await makeDirectory('DATA_DIR', path.join(storageRoot, 'screenshots'));
   const root = await fs.realpath(configured);
 
   /** 404 when any part of the path below the root is a symbolic link. */
@@ -39,8 +40,7 @@ export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot:
     scope.addHook('onRequest', refuseSymlinks);
     await scope.register(fastifyStatic, {
       root,
-      prefix,
-      decorateReply: false,
+      serve: false,
       index: false,
       list: false,
       dotfiles: 'deny',
@@ -50,5 +50,6 @@ export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot:
         reply.header('X-Content-Type-Options', 'nosniff');
       },
     });
+    scope.get<{ Params: { '*': string } }>(`${prefix}*`, async (request, reply) => reply.sendFile(request.params['*']));
   });
 }

@@ -6,7 +6,7 @@ import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
-import { HttpError } from './http-errors.js';
+import { httpFailures } from './http-errors.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
@@ -32,7 +32,7 @@ export function requireApiKey(apiKeys: ApiKeyStore) {
   return async (request: FastifyRequest) => {
     const key = request.headers['x-api-key'];
     if (!apiKeys.isValid(typeof key === 'string' ? key : undefined)) {
-      throw new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.');
+      throw httpFailures.unauthorized();
     }
   };
 }

@@ -65,6 +65,39 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * The failures the HTTP layer words itself. The error handler and the routes build their answers
+ * with these, and so does the OpenAPI document for its examples (openapi-schemas.ts).
+ */
+export const httpFailures = {
+  unauthorized: () => new HttpError('unauthorized', 'Send a valid API key in the x-api-key header.'),
+  notFound: (method: string, path: string) => new HttpError('not_found', `Nothing is at ${method} ${path}.`),
+  notJson: () => new HttpError('unsupported_media_type', 'The body must be JSON: send Content-Type: application/json.'),
+  tooLarge: (bodyLimit: number) => new HttpError('payload_too_large', `The body is larger than this server accepts. The limit is ${bodyLimit} bytes.`),
+  keyRateLimited: (max: number, after: string, retryAfter: number) =>
+    new HttpError('rate_limited', `This API key sent more than ${max} requests in a minute; retry in ${after}.`, { retryAfter }),
+  previewRateLimited: (waitSeconds: number) =>
+    new HttpError('rate_limited', `Too many previews from this address; retry in ${waitSeconds} s.`, { retryAfter: Math.max(1, waitSeconds) }),
+  requestTimeout: (headersTimeoutMs: number, bodyTimeoutMs: number) =>
+    new HttpError(
+      'request_timeout',
+      `The request did not arrive in time: headers must arrive within ${headersTimeoutMs} ms (HEADERS_TIMEOUT_MS) and the whole body within ${bodyTimeoutMs} ms (BODY_TIMEOUT_MS).`,
+    ),
+  headersTooLarge: (maxHeaderSize: number) =>
+    new HttpError('headers_too_large', `The request headers are larger than this server accepts (${maxHeaderSize} bytes in all).`),
+  tooManyConnections: (max: number) =>
+    new HttpError(
+      'rate_limited',
+      `This address already has ${max} connections open, the most one address may hold (MAX_CONNECTIONS_PER_ADDRESS); reuse or close some.`,
+      { retryAfter: 1 },
+    ),
+  deadline: () => new HttpError('timeout', 'The request did not finish within its deadline and was cancelled.'),
+  internal: () => new HttpError('internal_error', 'Something went wrong on our side; the details are in the server log.'),
+};
+
+/** The body of every error answer; `success: false` as MD2Card's answers have it, so its clients branch on failures unchanged. */
+export const errorBody = (error: HttpError, requestId: string) => ({ success: false as const, error: error.label, message: error.message, requestId });
+
 /** The HTTP answer for a domain error. */
 export function httpErrorOf(error: CardError): HttpError {
   return new HttpError(labelOfKind[error.kind], error.message, { retryAfter: error.retryAfterSeconds, cause: error });

@@ -1,7 +1,13 @@
 // What the OpenAPI document says beyond the request schema: the answers of each route (success
 // shapes, every error label with its status and when it happens) and the examples.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { statusOfLabel, type ErrorLabel } from './http-errors.js';
+import http from 'node:http';
+import { CardError } from '../cards/errors.js';
+import { overloaded, renderFailedTwice } from '../cards/render/page-pool.js';
+import { checkRequest } from '../cards/request/check.js';
+import { storageFailed } from '../cards/storage/store-all.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { errorBody, httpErrorOf, httpFailures, type ErrorLabel, type HttpError } from './http-errors.js';
 
 /** When each error label is answered (docs/api.md#errors). A new label fails to compile until it is described here. */
 export const errorLabelMeaning: Record<ErrorLabel, string> = {
@@ -96,26 +102,51 @@ export const ThemesAnswer = Type.Object(
   { description: 'Every theme and alias this server accepts.' },
 );
 
-/** An example message of each label, as the service words it. */
-const errorExamples: Record<ErrorLabel, string> = {
-  invalid_request: 'width is not accepted: got number 5000; accepted: card width in CSS px, 100–2000.',
-  unauthorized: 'Send a valid API key in the x-api-key header.',
-  not_found: 'Nothing is at GET /api/generat.',
-  payload_too_large: 'The body is larger than this server accepts. The limit is 1048576 bytes.',
-  unsupported_media_type: 'The body must be JSON: send Content-Type: application/json.',
-  request_timeout: 'The request did not arrive in time: headers must arrive within 10000 ms (HEADERS_TIMEOUT_MS) and the whole body within 30000 ms (BODY_TIMEOUT_MS).',
-  headers_too_large: 'The request headers are larger than this server accepts (16384 bytes in all).',
-  rate_limited: 'This API key sent too many requests; retry after the time in Retry-After.',
-  overloaded: 'All renderers are busy and the queue is full; retry shortly.',
-  timeout: 'The request did not finish within its deadline and was cancelled.',
-  storage_failed: 'The image store did not accept the images; nothing was stored. Retry later.',
-  render_failed: 'The cards could not be rendered; the details are in the server log.',
-  internal_error: 'Something went wrong on our side; the details are in the server log.',
-};
+/** The settings an example message states: the body limit and the connection time limits of this server. */
+export interface ExampleSettings {
+  bodyLimit: number;
+  connections: Pick<ConnectionLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>;
+}
 
-/** The error answer for one HTTP status: every label answered with it, and when. */
-function errorAnswer(labels: ErrorLabel[]): TSchema {
-  const retryable = labels.some((label) => label === 'rate_limited' || label === 'overloaded');
+/**
+ * The failure each label stands for in the examples, built by the same functions the service
+ * answers with (the request check, the render pool, the store, the HTTP layer's own failures), so
+ * an example is always a message the service really sends.
+ */
+export function exampleFailures(settings: ExampleSettings): Record<ErrorLabel, HttpError> {
+  return {
+    invalid_request: httpErrorOf(caught(() => checkRequest({ width: 5000 }))),
+    unauthorized: httpFailures.unauthorized(),
+    not_found: httpFailures.notFound('GET', '/api/generat'),
+    payload_too_large: httpFailures.tooLarge(settings.bodyLimit),
+    unsupported_media_type: httpFailures.notJson(),
+    request_timeout: httpFailures.requestTimeout(settings.connections.headersTimeoutMs, settings.connections.bodyTimeoutMs),
+    headers_too_large: httpFailures.headersTooLarge(http.maxHeaderSize),
+    rate_limited: httpFailures.keyRateLimited(60, '1 minute', 60),
+    overloaded: httpErrorOf(overloaded()),
+    timeout: httpFailures.deadline(),
+    storage_failed: httpErrorOf(storageFailed('the store did not accept them')),
+    render_failed: httpErrorOf(renderFailedTwice()),
+    internal_error: httpFailures.internal(),
+  };
+}
+
+function caught(run: () => unknown): CardError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof CardError) return error;
+    throw error;
+  }
+  throw new Error('the example request was accepted; it must be one the service refuses');
+}
+
+const exampleRequestId = 'c0a8e5b2-1f1e-4b43-9d8e-2a6b9c3f7d10';
+
+/** The error answer for one HTTP status: every label answered with it, and when, with an example of each. */
+function errorAnswer(failures: HttpError[]): TSchema {
+  const labels = [...new Set(failures.map((failure) => failure.label))];
+  const retryable = failures.some((failure) => failure.retryAfter !== undefined);
   return Type.Object(
     {
       success: Type.Literal(false, { description: 'false on every error answer, as MD2Card answers' }),
@@ -129,19 +160,17 @@ function errorAnswer(labels: ErrorLabel[]): TSchema {
     {
       additionalProperties: true,
       description: labels.map((label) => `\`${label}\`: ${errorLabelMeaning[label]}.`).join(' '),
-      examples: labels.map((label) => ({ success: false, error: label, message: errorExamples[label], requestId: 'c0a8e5b2-1f1e-4b43-9d8e-2a6b9c3f7d10' })),
+      examples: failures.map((failure) => errorBody(failure, exampleRequestId)),
       ...(retryable ? { headers: { 'Retry-After': { type: 'integer', description: 'seconds to wait before retrying' } } } : {}),
     },
   );
 }
 
-/** Error answers of every label, grouped by status: what POST /api/generate may answer. */
-export function errorAnswers(): Record<number, TSchema> {
-  const byStatus = new Map<number, ErrorLabel[]>();
-  for (const [label, status] of Object.entries(statusOfLabel) as [ErrorLabel, number][]) {
-    byStatus.set(status, [...(byStatus.get(status) ?? []), label]);
-  }
-  return Object.fromEntries([...byStatus].map(([status, labels]) => [status, errorAnswer(labels)]));
+/** Error answers for the given failures, grouped by status. */
+export function errorAnswers(failures: HttpError[]): Record<number, TSchema> {
+  const byStatus = new Map<number, HttpError[]>();
+  for (const failure of failures) byStatus.set(failure.status, [...(byStatus.get(failure.status) ?? []), failure]);
+  return Object.fromEntries([...byStatus].map(([status, group]) => [status, errorAnswer(group)]));
 }
 
 export const requestExamples = [
@@ -159,3 +188,67 @@ export const requestExamples = [
     scale: 2,
   },
 ];
+
+export const HealthAnswer = Type.Object({ status: Type.Literal('ok') }, { description: 'The process answers.' });
+
+export const ReadyAnswer = Type.Object({ status: Type.Literal('ready'), storage: Type.Literal('ok') }, { description: 'The service can do its job.' });
+
+export const NotReadyAnswer = Type.Object(
+  {
+    status: Type.Literal('not_ready'),
+    storage: Type.Optional(Type.String({ description: 'why the store does not accept writes' })),
+    draining: Type.Optional(Type.String({ description: 'present while the service is shutting down' })),
+    browser: Type.Optional(Type.String({ description: 'present while the browser is starting or restarting' })),
+    queue: Type.Optional(Type.String({ description: 'present while every renderer is busy and the queue is full' })),
+  },
+  {
+    description: 'The service cannot do its job now; each field present names one reason. It turns ready again by itself.',
+    examples: [{ status: 'not_ready', storage: 'not writable: the store did not answer' }],
+  },
+);
+
+const bound = (description: string) => Type.Object({ min: Type.Number(), max: Type.Number(), default: Type.Number() }, { description });
+
+export const ConfigAnswer = Type.Object(
+  {
+    defaults: Type.Record(Type.String(), Type.Unknown(), { description: 'what each request field means when it is absent' }),
+    limits: Type.Object({
+      markdownMaxLength: Type.Integer(),
+      width: bound('card width in CSS px'),
+      height: bound('card height in CSS px'),
+      scale: bound('device pixels per CSS px'),
+    }),
+    splitModes: Type.Array(Type.String()),
+    formats: Type.Array(Type.String()),
+  },
+  { description: "The request model's defaults and bounds, as POST /api/generate applies them." },
+);
+
+export const PreviewAnswer = Type.Object(
+  {
+    cards: Type.Array(
+      Type.Union([
+        Type.Object({ html: Type.String({ description: 'the card as HTML, for the preview frame at /preview/frame' }) }),
+        Type.Object({
+          image: Type.String({ description: 'data: URL of the card as the renderer captured it (split modes)' }),
+          width: Type.Number(),
+          height: Type.Number(),
+        }),
+      ]),
+    ),
+    theme: Type.String({ description: 'the theme ID chosen' }),
+    themeMode: Type.Union([Type.String(), Type.Null()]),
+    width: Type.Number(),
+    height: Type.Number(),
+  },
+  { description: 'What the cards will look like; nothing is stored.' },
+);
+
+/** A binary answer of the given media type. */
+export const binaryAnswer = (mediaType: string, description: string) => ({
+  description,
+  content: { [mediaType]: { schema: { type: 'string', contentMediaType: mediaType } } },
+});
+
+/** 304: the client's copy (If-None-Match) is current. */
+export const notModified = { description: 'Not modified: the copy named by If-None-Match is current.', type: 'null' };

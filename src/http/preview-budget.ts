@@ -2,7 +2,7 @@
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
 import type { CardRequest } from '../cards/request/schema.js';
-import { HttpError } from './http-errors.js';
+import { httpFailures } from './http-errors.js';
 
 export interface PreviewBudgetOptions {
   /** Tokens a client may spend at once. */
@@ -35,9 +35,7 @@ export class PreviewBudget {
     this.evict();
     if (bucket.tokens < cost) {
       const waitSeconds = Math.ceil((Math.min(cost, burst) - bucket.tokens) / refillPerSecond);
-      throw new HttpError('rate_limited', `Too many previews from this address; retry in ${waitSeconds} s.`, {
-        retryAfter: Math.max(1, waitSeconds),
-      });
+      throw httpFailures.previewRateLimited(waitSeconds);
     }
     bucket.tokens -= cost;
   }

@@ -4,7 +4,7 @@
 // With REDIS_URL the counters live in Redis and are shared by every replica.
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from './http-errors.js';
+import { httpFailures } from './http-errors.js';
 import type { ApiKeyStore } from './api-keys.js';
 
 export interface RateLimitSettings {
@@ -33,9 +33,7 @@ export async function registerRateLimit(app: FastifyInstance, settings: RateLimi
       return id ? `key:${id}` : `ip:${request.ip}`;
     },
     errorResponseBuilder: (_request, context) =>
-      new HttpError('rate_limited', `This API key sent more than ${context.max} requests in a minute; retry in ${context.after}.`, {
-        retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)),
-      }),
+      httpFailures.keyRateLimited(context.max, context.after, Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 }
 

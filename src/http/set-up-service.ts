@@ -42,7 +42,7 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   installErrorHandlers(server, config.bodyLimit);
   registerMetricsRoute(server, metrics);
   await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl }, apiKeys);
-  await registerOpenApi(server, cards.themes);
+  await registerOpenApi(server, { themes: cards.themes, bodyLimit: config.bodyLimit, connections: config.connections });
   const generateDeps = {
     cards,
     apiKeys,

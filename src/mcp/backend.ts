@@ -1,6 +1,7 @@
 // What the MCP tools need from cardwright, whichever way it runs: in this process (local) or as a
 // remote service (CARDWRIGHT_URL). Both answer with the API's shapes and the API's error messages.
 import type { ThemeListing } from '../cards/themes/listing.js';
+import type { BackendMode } from './tools.js';
 
 export interface CardImage {
   /** Public URL (remote), or file:// URL of the written file (local). */
@@ -13,7 +14,15 @@ export interface CardImage {
   size: number;
   bytes: number;
   mimeType: string;
-  data: Buffer;
+  /** The image's bytes; remote mode downloads them only when asked, for the images that are inlined. */
+  read(): Promise<Buffer>;
+}
+
+/** Where local mode writes the files. */
+export interface OutputOptions {
+  outputDir?: string;
+  /** Remove numbered files of the same name left by an earlier, longer result. */
+  clean?: boolean;
 }
 
 /** The API's answer, images downloaded: what the render tool reports. */
@@ -25,10 +34,11 @@ export interface CardResult {
 }
 
 export interface CardBackend {
+  readonly mode: BackendMode;
   /** Where images come from, for the tool descriptions. */
   readonly description: string;
   /** Renders the fields of POST /api/generate; `baseName` names local output files. */
-  generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardResult>;
+  generate(body: Record<string, unknown>, baseName: string, output?: OutputOptions): Promise<CardResult>;
   themes(): Promise<ThemeListing>;
   close(): Promise<void>;
 }

@@ -8,9 +8,10 @@ import { LocalRenderer } from '../cards/local-renderer.js';
 import type { Config } from '../config.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
 import { kilobytes } from '../cards/storage/store-all.js';
-import type { CardBackend, CardResult } from './backend.js';
+import type { CardBackend, CardResult, OutputOptions } from './backend.js';
 
 export class LocalBackend implements CardBackend {
+  readonly mode = 'local';
   private readonly local: LocalRenderer;
 
   /** Folder for the images when a call names none. */
@@ -25,9 +26,13 @@ export class LocalBackend implements CardBackend {
     return `rendered on this machine; files are written to outputDir (default ${this.defaultOutputDir})`;
   }
 
-  async generate(body: Record<string, unknown>, baseName: string, outputDir?: string): Promise<CardResult> {
+  async generate(body: Record<string, unknown>, baseName: string, output: OutputOptions = {}): Promise<CardResult> {
     const { images, warnings } = await this.local.render(body);
-    const files = await writeCardFiles(path.resolve(outputDir ?? this.defaultOutputDir), baseName, images);
+    const files = await writeCardFiles(path.resolve(output.outputDir ?? this.defaultOutputDir), baseName, images, {
+      folderName: 'outputDir',
+      staleFiles: output.clean ? 'remove' : 'refuse',
+      removeHint: 'pass clean: true to remove them',
+    });
     const cardImages = images.map((image, index) => ({
       url: pathToFileURL(files[index]!).href,
       fileName: files[index]!,
@@ -36,7 +41,7 @@ export class LocalBackend implements CardBackend {
       size: kilobytes(image.data.length),
       bytes: image.data.length,
       mimeType: contentTypeOf[image.format],
-      data: image.data,
+      read: async () => image.data,
     }));
     return { images: cardImages, warnings };
   }

@@ -2,10 +2,12 @@
 // over its HTTP API, then downloads the stored images so the client gets them as image content.
 import type { ThemeListing } from '../cards/themes/listing.js';
 import type { StoredImage } from '../cards/storage/store-all.js';
-import type { CardBackend, CardImage, CardResult } from './backend.js';
+import type { CardBackend, CardResult } from './backend.js';
+import { contentTypeOf, extensionOf } from '../cards/storage/storage.js';
 import { ToolError } from './tool-errors.js';
 
 export class RemoteBackend implements CardBackend {
+  readonly mode = 'remote';
   private readonly baseUrl: string;
 
   constructor(
@@ -26,7 +28,7 @@ export class RemoteBackend implements CardBackend {
       headers: { 'content-type': 'application/json', 'x-api-key': this.apiKey },
       body: JSON.stringify(body),
     });
-    const images = await Promise.all(answer.images.map((image) => this.download(image)));
+    const images = answer.images.map((image) => ({ ...image, mimeType: mimeTypeOf(image.fileName), read: () => this.download(image) }));
     return { images, previewUrl: answer.previewUrl, warnings: answer.warnings ?? [] };
   }
 
@@ -55,12 +57,18 @@ export class RemoteBackend implements CardBackend {
     return json as T;
   }
 
-  private async download(image: StoredImage): Promise<CardImage> {
+  private async download(image: StoredImage): Promise<Buffer> {
     const response = await fetch(image.url, { signal: AbortSignal.timeout(this.timeoutMs) }).catch((error: Error) => {
       throw new ToolError('download_failed', `${image.url} could not be downloaded (${error.cause ?? error.message}).`);
     });
     if (!response.ok) throw new ToolError('download_failed', `${image.url} answered HTTP ${response.status}.`);
-    const data = Buffer.from(await response.arrayBuffer());
-    return { ...image, mimeType: response.headers.get('content-type') ?? 'image/png', data };
+    return Buffer.from(await response.arrayBuffer());
   }
+}
+
+/** The type of a stored image, from the extension of its object name (screenshots/<name>.<ext>). */
+function mimeTypeOf(fileName: string): string {
+  const extension = fileName.slice(fileName.lastIndexOf('.') + 1);
+  const format = (Object.keys(extensionOf) as (keyof typeof extensionOf)[]).find((key) => extensionOf[key] === extension);
+  return contentTypeOf[format ?? 'png'];
 }

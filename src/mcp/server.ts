@@ -4,14 +4,13 @@
 // It uses the SDK's protocol-level Server rather than McpServer because McpServer wants zod schemas:
 // here the tool schema is the API's JSON Schema itself, and arguments are checked by the API's own
 // validation, so agents get the API's fields and the API's error messages.
-import fs from 'node:fs/promises';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { baseNameOf } from '../cards/storage/card-files.js';
 import { loadCommandConfig, type Config } from '../config.js';
 import { packageVersion } from '../version.js';
 import type { CardBackend } from './backend.js';
+import { renderCards } from './render-tool.js';
 import { ToolError, toolErrorText } from './tool-errors.js';
 import { LocalBackend } from './local-backend.js';
 import { RemoteBackend } from './remote-backend.js';
@@ -26,7 +25,7 @@ export async function runMcpServer(): Promise<void> {
   const backend = backendFromConfig(loadCommandConfig());
   const server = new Server({ name: 'cardwright', version: packageVersion }, { capabilities: { tools: {} } });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions(backend.description) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions(backend.mode, backend.description) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     try {
       const args = request.params.arguments ?? {};
@@ -51,30 +50,4 @@ export async function runMcpServer(): Promise<void> {
   process.once('SIGINT', () => void shutdown());
 
   await server.connect(new StdioServerTransport());
-}
-
-async function renderCards(backend: CardBackend, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { path: markdownFile, outputDir, ...body } = args;
-  if (markdownFile !== undefined && typeof markdownFile !== 'string') throw new ToolError('invalid_request', 'path must be a file path (a string).');
-  if (outputDir !== undefined && typeof outputDir !== 'string') throw new ToolError('invalid_request', 'outputDir must be a folder path (a string).');
-  if (markdownFile !== undefined) {
-    if (body.markdown !== undefined && body.markdown !== null && body.markdown !== '') {
-      throw new ToolError('invalid_request', 'Give either markdown or path, not both.');
-    }
-    body.markdown = await fs.readFile(markdownFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new ToolError('invalid_request', `path ${markdownFile} cannot be read (${error.code ?? error.message}).`);
-    });
-  }
-  const baseName = markdownFile ? baseNameOf(markdownFile) : `cards-${Date.now()}`;
-  const { images, previewUrl, warnings } = await backend.generate(body, baseName, outputDir);
-  // The API's answer shape (MD2Card's fields: success, size in KB, cost, previewUrl), so an agent
-  // that knows MD2Card's tool reads it unchanged.
-  const described = images.map(({ url, fileName, width, height, size, bytes }) => ({ url, fileName, width, height, size, bytes }));
-  const answer = { success: true, images: described, cost: images.length, ...(previewUrl ? { previewUrl } : {}), ...(warnings.length > 0 ? { warnings } : {}) };
-  return {
-    content: [
-      { type: 'text', text: JSON.stringify(answer, null, 2) },
-      ...images.map((image) => ({ type: 'image' as const, data: image.data.toString('base64'), mimeType: image.mimeType })),
-    ],
-  };
 }

@@ -4,9 +4,10 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { findChromium } from '../../src/cards/render/chromium-executable.js';
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args` adds Chromium switches, e.g. --host-resolver-rules to reach the service by another host name. */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   const executable = await findChromium(process.env.CHROMIUM_PATH);
-  return chromium.launch({ executablePath: executable.path, chromiumSandbox: false, args: ['--disable-gpu', '--font-render-hinting=none'] });
+  return chromium.launch({ executablePath: executable.path, chromiumSandbox: false, args: ['--disable-gpu', '--font-render-hinting=none', ...args] });
 }
 
 export interface WatchedPage {

@@ -57,7 +57,8 @@ interface Waiter<P> {
 const spareWarmUpQuietMs = 200;
 const spareWarmUpCheckMs = 50;
 
-const overloaded = () => new CardError('busy', 'All renderers are busy and the queue is full; retry shortly.', { retryAfterSeconds: 1 });
+export const overloaded = () => new CardError('busy', 'All renderers are busy and the queue is full; retry shortly.', { retryAfterSeconds: 1 });
+export const renderFailedTwice = (cause?: unknown) => new CardError('render_failed', 'The renderer failed on this request twice; retry it.', { cause });
 const shuttingDown = () => new CardError('busy', 'The service is shutting down; retry on another instance.', { retryAfterSeconds: 1 });
 
 export class PagePool<P extends PoolPage> {
@@ -179,7 +180,7 @@ export class PagePool<P extends PoolPage> {
         }
         if (isAbortError(error) || error instanceof CardError) throw error;
         if (attempt >= 2 || this.closed) {
-          throw new CardError('render_failed', 'The renderer failed on this request twice; retry it.', { cause: error });
+          throw renderFailedTwice(error);
         }
         requestLog(this.options.log).warn({ err: error }, 'render failed; retrying once on a fresh page');
       }

@@ -108,10 +108,12 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   if (signal.aborted) throw signal.reason;
   const reason = failure instanceof StorageError ? failure.message : 'the store did not accept them';
   target.log.error({ err: failure, images: images.length }, `storing the images failed: ${reason}`);
-  throw new CardError('storage_failed', `Could not store the images: ${reason}. Nothing was stored; retry when the store is available.`, {
-    cause: failure,
-  });
+  throw storageFailed(reason, failure);
 }
+
+/** The failure of a request whose images could not all be stored; `reason` is safe to show. */
+export const storageFailed = (reason: string, cause?: unknown) =>
+  new CardError('storage_failed', `Could not store the images: ${reason}. Nothing was stored; retry when the store is available.`, { cause });
 
 /** Best effort, logged; answers the names that could not be deleted now. */
 async function deleteAll(target: StoreTarget, fileNames: string[]): Promise<string[]> {

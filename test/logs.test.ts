@@ -1,0 +1,73 @@
+// The service's log as `npm start` and `cardwright serve` write it: readable lines (pino-pretty) on
+// a terminal, JSON lines when the output goes to a file or a collector, and LOG_FORMAT forcing
+// either. The terminal is a real pseudo-terminal made by util-linux's `script`.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { describe, it } from 'node:test';
+import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { freePort, temporaryDir } from './helpers/service.js';
+
+/** Starts `cardwright serve` until it logs that it listens, then stops it; answers what it wrote. */
+async function serveOutput(env: Record<string, string>, onTerminal: boolean): Promise<string> {
+  buildCli();
+  const dataDir = temporaryDir();
+  const port = await freePort();
+  const command = [process.execPath, cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'];
+  const child = onTerminal
+    ? spawn('script', ['-qfec', command.join(' '), '/dev/null'], { env: { ...cleanEnv(), ...env, DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(command[0]!, command.slice(1), { env: { ...cleanEnv(), ...env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  try {
+    for (let waited = 0; waited < 90_000 && !/listening/i.test(output) && child.exitCode === null; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(output, /listening/i, `the service started; it wrote: ${output}`);
+  } finally {
+    // Under `script` the service is a grandchild: Ctrl-C typed on its terminal stops it, as a user would.
+    if (onTerminal) child.stdin!.end('\u0003');
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return output;
+}
+
+const jsonLines = (output: string) =>
+  output
+    .split(/\r?\n/)
+    .filter((line) => line.trim().startsWith('{'))
+    .map((line) => JSON.parse(line));
+
+describe('service logs', () => {
+  it('are readable lines on a terminal, and JSON there when LOG_FORMAT=json', async () => {
+    const pretty = await serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, true);
+    assert.match(pretty, /INFO.*Server listening at http:\/\/127\.0\.0\.1:\d+/);
+    assert.deepEqual(jsonLines(pretty), [], 'no JSON line on a terminal');
+
+    const json = await serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', API_KEYS: 'log-key-0123456789abcdef' }, true);
+    assert.ok(jsonLines(json).some((line) => /Server listening/.test(line.msg) && line.level === 30));
+  });
+
+  it('are JSON lines when written to a pipe, and readable there when LOG_FORMAT=pretty', async () => {
+    const piped = await serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, false);
+    assert.ok(jsonLines(piped).some((line) => /Server listening/.test(line.msg)));
+
+    const pretty = await serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', API_KEYS: 'log-key-0123456789abcdef' }, false);
+    assert.match(pretty, /INFO.*Server listening at/);
+    assert.deepEqual(jsonLines(pretty), []);
+  });
+
+  it('refuses an unknown LOG_FORMAT and a DATA_DIR under /proc at start-up, at once', async () => {
+    const format = await runCli(['serve'], { env: { LOG_FORMAT: 'xml' }, timeoutMs: 30_000 });
+    assert.equal(format.code, 1);
+    assert.match(format.stderr, /LOG_FORMAT must be one of json, pretty, auto; got "xml"/);
+
+    const proc = await runCli(['serve'], { env: { DATA_DIR: '/proc/cardwright-data' }, timeoutMs: 30_000 });
+    assert.equal(proc.code, 1);
+    assert.match(proc.stderr, /DATA_DIR is \/proc\/cardwright-data, on the kernel's \/proc pseudo-filesystem, where nothing can be stored/);
+  });
+});
