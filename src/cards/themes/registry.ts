@@ -23,7 +23,7 @@ export interface ThemeChoice {
   mode?: string;
   /**
    * What was not applied as asked, in words for the client: a themeMode the theme does not have
-   * is rendered in the theme's default mode instead of failing (PRODUCT.md §2).
+   * is rendered in the theme's default mode instead of failing (docs/api.md#request-fields).
    */
   warnings: string[];
 }
