@@ -81,7 +81,7 @@ describe('one card pipeline behind every front end', () => {
     try {
       const tools = await client.listTools();
       const tool = tools.tools.find((candidate) => candidate.name === renderToolName)!;
-      const result = (await client.callTool({ name: tool.name, arguments: { ...request, markdown } }, undefined, { timeout: 120_000 })) as CallToolResult;
+      const result = (await client.callTool({ name: tool.name, arguments: { ...request, markdown, inline: 'all' } }, undefined, { timeout: 120_000 })) as CallToolResult;
       assert.ok(!result.isError, JSON.stringify(result.content[0]));
       const images = result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
       assert.equal(images.length, apiCards.length);
