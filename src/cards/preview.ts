@@ -1,8 +1,7 @@
 // The live preview of the web page: the cards of a request as the editor shows them, built by
 // the same stages as the images (theme, Markdown → sanitized HTML, card markup), so the page shows
 // exactly what Generate will render.
-import { cardMarkup } from './render/card-markup.js';
-import { renderCards } from './render/render-cards.js';
+import { renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
 
@@ -31,18 +30,7 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   if (request.splitMode === 'noSplit' || request.weChatMode) {
     // The markup renderCards lays out and captures for a noSplit request, built without the browser.
-    const markup = cardMarkup({
-      theme,
-      mode,
-      width: request.width,
-      height: request.height,
-      fontScale: request.fontScale,
-      fixedHeight: request.overHiddenMode,
-      wechat: request.weChatMode,
-      background: request.background,
-      contentHtml: html,
-    });
-    cards = [{ html: markup }];
+    cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml: html }) }];
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders.
     const scale = Math.min(request.scale, maxPreviewScale);

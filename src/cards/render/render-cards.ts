@@ -83,11 +83,9 @@ async function captureCard(page: RenderPage, box: CardBox, deviceScale: number, 
  * long-image.ts), or is clipped to `height` with overHiddenMode. weChatMode: one frameless card
  * exactly as tall as its content.
  */
-async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
-  // Measured under the device scale of the capture: text layout differs slightly between scales.
-  const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
-  await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
-  const markup = cardMarkup({
+/** The markup of a noSplit (or weChatMode) card: the live preview shows exactly this. */
+export function singleCardMarkup(request: CardRenderRequest): string {
+  return cardMarkup({
     theme: request.theme,
     mode: request.mode,
     width: request.width,
@@ -98,7 +96,13 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
     background: request.background,
     contentHtml: request.contentHtml,
   });
-  const boxes = await page.layout(markup);
+}
+
+async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
+  // Measured under the device scale of the capture: text layout differs slightly between scales.
+  const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
+  const boxes = await page.layout(singleCardMarkup(request));
   for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format, request);
   return boxes;
 }
