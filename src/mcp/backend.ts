@@ -1,18 +1,14 @@
 // What the MCP tools need from cardwright, whichever way it runs: in this process (local) or as a
 // remote service (CARDWRIGHT_URL). Both answer with the API's shapes and the API's error messages.
+import type { StoredImage } from '../cards/storage/store-all.js';
 import type { ThemeListing } from '../cards/themes/listing.js';
 import type { BackendMode } from './tools.js';
 
-export interface CardImage {
-  /** Public URL (remote), or file:// URL of the written file (local). */
-  url: string;
-  /** Object name (remote) or absolute file path (local). */
-  fileName: string;
-  width: number;
-  height: number;
-  /** Kilobytes with two decimals, as the API (and MD2Card) reports it. */
-  size: number;
-  bytes: number;
+/**
+ * An image as the API answers it (url: public URL remotely, file:// URL of the written file
+ * locally; fileName: object name or absolute path), plus what the tool needs to inline it.
+ */
+export interface CardImage extends StoredImage {
   mimeType: string;
   /** The image's bytes; remote mode downloads them only when asked, for the images that are inlined. */
   read(): Promise<Buffer>;

@@ -11,19 +11,12 @@
 //      fits no card breaks anyway, and its table keeps the theme's type).
 // The result is the document's HTML with those sizes written into it, so every card of the request,
 // split or not, draws the table the same way.
-import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import type { RenderPage } from './render-page.js';
+import type { CardRenderRequest } from './render-cards.js';
 
-export interface FitTablesRequest {
-  theme: Theme;
-  mode?: string;
-  width: number;
-  height: number;
-  scale: number;
-  fontScale?: number;
-  contentHtml: string;
-}
+/** What fitting tables reads of a render request: the card's size and scale, and the document. */
+export type FitTablesRequest = Pick<CardRenderRequest, 'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'contentHtml'>;
 
 /** `contentHtml` with every too-wide table fitted; unchanged (and no layout paid) without tables. */
 export async function fitTables(page: RenderPage, request: FitTablesRequest): Promise<string> {

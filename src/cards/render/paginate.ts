@@ -2,32 +2,22 @@
 // The measuring, break choosing and card building all happen inside the render page in a single
 // evaluation (the modules of ./paginate/, bundled by pagination-script.ts), so a request pays for
 // one layout of its document, not a trial render per card.
-import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import type { PaginationInput, PaginationResult } from './paginate/types.js';
 import { bundleGlobalName, paginationScript } from './pagination-script.js';
 import type { RenderPage } from './render-page.js';
+import type { CardRenderRequest } from './render-cards.js';
 
 export type { PaginationInput, PaginationResult } from './paginate/types.js';
 
 /** The most cards one request may produce (docs/api.md#limits). */
 export const maxCardsPerRequest = 50;
 
-export interface PaginationRequest {
-  theme: Theme;
-  mode?: string;
-  width: number;
-  height: number;
-  /** Device pixels per CSS px of the capture: text is measured under the scale it is drawn at. */
-  scale: number;
-  /** Multiplies the theme's type and spacing (see cardGeometry). */
-  fontScale?: number;
-  splitMode: 'autoSplit' | 'hrSplit';
-  overHiddenMode: boolean;
-  /** A checked CSS colour or gradient replacing the theme's outer background on every card. */
-  background?: string;
-  contentHtml: string;
-}
+/** What pagination reads of a render request: the card's look and size, and the document. */
+export type PaginationRequest = Pick<
+  CardRenderRequest,
+  'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml'
+> & { splitMode: 'autoSplit' | 'hrSplit' };
 
 export interface PaginateOptions {
   /** Also describe each card's content and geometry (for checking the result): runs the reporting build. */
