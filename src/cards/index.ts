@@ -11,26 +11,22 @@
 import type { Logger } from './logger.js';
 import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
-import { generateRequest, prepareContent, renderRequest, requestTheme, type PipelineParts, type Rendered, type Stored } from './pipeline.js';
-import { previewRequest, type Preview } from './preview.js';
-import { generateCover, renderCover } from './cover/cover.js';
+import type { PipelineParts, Rendered, Stored } from './pipeline.js';
+import type { Preview } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
 import { buildShellDocument } from './render/shell-document.js';
-import { normalizeRequest } from './request/normalize.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
 import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
-import { ThemeThumbnails, type Thumbnail } from './thumbnails.js';
+import type { ThemeThumbnails, Thumbnail } from './thumbnails.js';
 import { openMarkdownPool } from './markdown/markdown-pool.js';
-import { timeLimit } from './time-limit.js';
 import { packageVersion } from '../version.js';
 
-export { checkRequest } from './request/check.js';
 export { normalizeRequest } from './request/normalize.js';
 export type { CardRequest } from './request/schema.js';
 export { CardError, type CardErrorKind } from './errors.js';
@@ -121,7 +117,9 @@ export function createCards(options: CardsOptions): Cards {
   const parts: PipelineParts = { renderer, themes, log, remoteImages };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
   const previewParts: PipelineParts = { ...parts, remoteImages: new CachedImageFetcher(remoteImages, settings.previewImageCache) };
-  const thumbnails = new ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
+  let stages: Promise<typeof import('./stages.js')> | undefined;
+  const loadStages = () => (stages ??= import('./stages.js'));
+  let thumbnails: ThemeThumbnails | undefined;
   const cache =
     settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml) });
 
@@ -135,22 +133,19 @@ export function createCards(options: CardsOptions): Cards {
     shellHtml,
 
     async start() {
-      // The Markdown pipeline's first run loads its grammars and plug-ins while Chromium starts.
-      const warmRequest = normalizeRequest({ markdown: '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |' });
-      const limit = timeLimit(60_000, 'the warm-up did not finish within 60 s');
-      try {
-        await Promise.all([renderer.start(), markdownPool.warmUp(), prepareContent(parts, warmRequest, limit.signal)]);
-      } finally {
-        limit.clear();
-      }
+      // Chromium is launched first; the stages load and every Markdown worker runs the whole
+      // pipeline once (grammars, plug-ins) while it starts.
+      // A warm-up document is bounded by the workers' CPU budget like any other.
+      await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp()]);
     },
 
-    preview: (request, signal) => previewRequest(previewParts, request, signal),
+    preview: async (request, signal) => (await loadStages()).previewRequest(previewParts, request, signal),
 
-    render: (request, signal) => renderRequest(parts, request, signal),
+    render: async (request, signal) => (await loadStages()).renderRequest(parts, request, signal),
 
     async generate(request, signal, { cacheScope } = {}) {
       if (!store) throw new Error('createCards() was given no storage, so it cannot generate; use render().');
+      const { generateRequest, requestTheme } = await loadStages();
       const storeParts = { ...parts, ...(await store) };
       if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
 
@@ -167,13 +162,16 @@ export function createCards(options: CardsOptions): Cards {
       return { ...generated, fromCache: false };
     },
 
-    thumbnail: (theme, mode) => thumbnails.get(theme, mode),
+    async thumbnail(theme, mode) {
+      thumbnails ??= new (await loadStages()).ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
+      return thumbnails.get(theme, mode);
+    },
 
-    renderCover: (request, signal) => renderCover(parts, request, signal),
+    renderCover: async (request, signal) => (await loadStages()).renderCover(parts, request, signal),
 
     async cover(request, signal) {
       if (!store) throw new Error('createCards() was given no storage, so it cannot store covers; use renderCover().');
-      return generateCover({ ...parts, ...(await store) }, request, signal);
+      return (await loadStages()).generateCover({ ...parts, ...(await store) }, request, signal);
     },
 
     async close() {

@@ -3,7 +3,8 @@
 // Chromium page, capture); only the images come back as buffers instead of being stored.
 import { pino } from 'pino';
 import type { Config } from '../config.js';
-import { checkRequest, createCards, type Cards, type RenderedImage } from './index.js';
+import { createCards, type Cards, type RenderedImage } from './index.js';
+import { checkRequest } from './request/check.js';
 import { timeLimit } from './time-limit.js';
 
 /** Log lines go to stderr, so stdout stays clean for file paths (CLI) or the protocol (MCP). */
