@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp from 'sharp';
+import { contactSheet } from './lib/contact-sheet.js';
 import { createCards, normalizeRequest } from '../src/cards/index.js';
 import { splitModes } from '../src/cards/request/schema.js';
 import { loadCommandConfig } from '../src/config.js';
@@ -93,17 +94,7 @@ try {
   await cards.close();
 }
 
-const placements: OverlayOptions[] = [];
-let top = gap;
-for (let start = 0; start < tiles.length; start += columns) {
-  const row = tiles.slice(start, start + columns);
-  row.forEach((tile, index) => {
-    placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top });
-  });
-  top += Math.max(...row.map((tile) => tile.height)) + gap;
-}
-const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);
 fs.mkdirSync(path.dirname(args.out), { recursive: true });
-const sheet = sharp({ create: { width, height: top, channels: 3, background: sheetBackground } }).composite(placements);
+const sheet = contactSheet(tiles, { tileWidth, columns, gap, background: sheetBackground });
 const info = await (args.out.endsWith('.png') ? sheet.png() : sheet.jpeg({ quality: 78, mozjpeg: true })).toFile(args.out);
 console.log(`${tiles.length} cards from ${jobs.length} requests → ${path.relative(process.cwd(), args.out)} ${info.width}×${info.height}, ${(info.size / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s`);

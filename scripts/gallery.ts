@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import sharp from 'sharp';
+import { contactSheet } from './lib/contact-sheet.js';
 import { createCards, normalizeRequest } from '../src/cards/index.js';
 import { defaultThemeId } from '../src/cards/themes/registry.js';
 import { loadCommandConfig } from '../src/config.js';
@@ -77,29 +78,13 @@ async function renderTiles(): Promise<Tile[]> {
   }
 }
 
-/** Lays the tiles out in rows; each row is as tall as its tallest card. */
-async function contactSheet(tiles: Tile[]): Promise<Sharp> {
-  const tileWidth = Math.max(...tiles.map((tile) => tile.width));
-  const placements: OverlayOptions[] = [];
-  let top = gap;
-  for (let start = 0; start < tiles.length; start += columns) {
-    const row = tiles.slice(start, start + columns);
-    row.forEach((tile, index) => {
-      placements.push({ input: tile.png, left: gap + index * (tileWidth + gap), top });
-    });
-    top += Math.max(...row.map((tile) => tile.height)) + gap;
-  }
-  const width = gap + Math.min(columns, tiles.length) * (tileWidth + gap);
-  return sharp({ create: { width, height: top, channels: 3, background: sheetBackground } }).composite(placements);
-}
-
 const started = Date.now();
 const tiles = await renderTiles();
 if (args.tiles) {
   fs.mkdirSync(args.tiles, { recursive: true });
   for (const tile of tiles) fs.writeFileSync(path.join(args.tiles, `${tile.fileStem}.png`), tile.png);
 }
-const sheet = await contactSheet(tiles);
+const sheet = contactSheet(tiles, { tileWidth: Math.max(...tiles.map((tile) => tile.width)), columns, gap, background: sheetBackground });
 fs.mkdirSync(path.dirname(args.out), { recursive: true });
 const info = await (args.out.endsWith('.png') ? sheet.png() : sheet.jpeg({ quality: 86, mozjpeg: true })).toFile(args.out);
 console.log(
