@@ -11,6 +11,8 @@ import fc from 'fast-check';
 import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
 import { keepCollectingGarbage } from './helpers/gc.js';
 import { watchHealth, type HealthReport } from './helpers/health-watch.js';
+import { metric } from './helpers/metrics.js';
+import { eventually, processesInGroups } from './helpers/processes.js';
 import { startHangingServer, type HangingServer } from './helpers/hanging-server.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
@@ -377,5 +379,44 @@ describe('hostile documents are refused in bounded time while /health keeps answ
       }),
       { numRuns: 14 },
     );
+  });
+});
+
+describe('a tab that crashes during a render', () => {
+  let service: RunningService;
+  const logLines: string[] = [];
+  const deadlineMs = 60_000;
+
+  before(async () => {
+    service = await startService({ REQUEST_TIMEOUT_MS: String(deadlineMs), RENDER_CACHE: 'off' }, { log: (line) => logLines.push(line) });
+  });
+  after(async () => service?.close());
+
+  it('fails that attempt at once and retries it on a fresh page: the request succeeds long before its deadline', async () => {
+    const browserPid = service.app.cards.renderer.browserPid!;
+    // Enough cards to keep the page busy for a while, so the crash lands during layout or capture.
+    const sections = Array.from({ length: 12 }, (_, i) => `## Part ${i + 1}\n\n<div style="height:700px;background:linear-gradient(135deg,#fde,#def);filter:blur(3px)">${i}</div>`);
+    const health = watchHealth(service.baseUrl);
+    const started = performance.now();
+    const rendering = service.generate({ markdown: sections.join('\n\n'), splitMode: 'autoSplit', scale: 2 });
+    assert.ok(await eventually(() => service.app.cards.renderer.activeRenders > 0, 20_000), 'the render started');
+    // A tab crash as Chromium has them (out of memory, a renderer bug): its renderer process dies;
+    // the browser itself lives on.
+    const renderers = processesInGroups([browserPid]).filter((p) => p.cmdline.includes('--type=renderer'));
+    assert.ok(renderers.length > 0, 'the pages have renderer processes');
+    for (const renderer of renderers) process.kill(renderer.pid, 'SIGKILL');
+    const { status, json } = await rendering;
+    const ms = performance.now() - started;
+    assertHealthy(await health.stop(), 'a tab crash');
+
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.ok(json.images.length >= 12, `${json.images.length} cards`);
+    assert.ok(ms < deadlineMs / 3, `answered after ${Math.round(ms)} ms; a crash noticed only at the deadline takes ${deadlineMs} ms`);
+    assert.equal(await metric(service.baseUrl, 'cardwright_render_retries_total'), 1);
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 0, 'the browser itself did not die');
+    assert.ok(logLines.some((line) => line.includes('render page crashed') && line.includes('retrying once on a fresh page')), 'the retry is logged with its cause');
+    // The crashed pages are not handed out again: the next request renders at once.
+    const next = await service.generate({ markdown: '# After the crash' });
+    assert.equal(next.status, 200, JSON.stringify(next.json));
   });
 });

@@ -69,6 +69,10 @@ class Recorder implements PoolObserver {
   pageDiscarded(): void {
     this.discarded += 1;
   }
+  retried = 0;
+  renderRetried(): void {
+    this.retried += 1;
+  }
 }
 
 const silent = pino({ level: 'silent' });

@@ -22,15 +22,21 @@ export type CardErrorKind =
 export class CardError extends Error {
   /** For `busy`: how many seconds the caller should wait before trying again. */
   readonly retryAfterSeconds?: number;
+  /**
+   * The request was stopped while its render page was still drawing (a card over its time limit):
+   * the page pool closes that page instead of clearing it for the next request.
+   */
+  readonly pageLeftBusy: boolean;
 
   constructor(
     readonly kind: CardErrorKind,
     message: string,
-    options: { retryAfterSeconds?: number; cause?: unknown } = {},
+    options: { retryAfterSeconds?: number; cause?: unknown; pageLeftBusy?: boolean } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'CardError';
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.pageLeftBusy = options.pageLeftBusy ?? false;
   }
 }
 

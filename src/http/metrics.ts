@@ -42,6 +42,11 @@ export class Metrics implements RenderObserver {
     help: 'Browser pages closed because their render failed or was cancelled by its deadline.',
     registers: [this.registry],
   });
+  private readonly retriedRenders = new Counter({
+    name: 'cardwright_render_retries_total',
+    help: 'Renders tried a second time on a fresh page after a browser or tab crash.',
+    registers: [this.registry],
+  });
   private readonly imagesStored = new Counter({
     name: 'cardwright_images_stored_total',
     help: 'Images stored and returned to clients.',
@@ -102,5 +107,9 @@ export class Metrics implements RenderObserver {
 
   pageDiscarded(): void {
     this.discardedPages.inc();
+  }
+
+  renderRetried(): void {
+    this.retriedRenders.inc();
   }
 }

@@ -88,7 +88,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   usable(page: FleetPage): boolean {
-    return page.browser === this.current && !page.browser.dead;
+    return page.browser === this.current && !page.browser.dead && !page.page.crashed;
   }
 
   /** Counts the render, and starts the planned replacement once the serving browser has done its share. */

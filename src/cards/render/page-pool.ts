@@ -20,7 +20,7 @@ export interface PoolPage {
 export interface PageFactory<P extends PoolPage> {
   /** Opens a page that is usable now. */
   open(): Promise<P>;
-  /** False once the page's browser was replaced or died: such a page is closed, never handed out. */
+  /** False once the page's browser was replaced or died, or the page crashed: such a page is closed, never handed out. */
   usable(page: P): boolean;
   /** Told after each successful render on `page` (the fleet counts renders towards a planned restart). */
   rendered(page: P): void;
@@ -33,6 +33,8 @@ export interface PoolObserver {
   queueWait(seconds: number): void;
   render(seconds: number, outcome: RenderOutcome): void;
   pageDiscarded(): void;
+  /** A render failed for a reason not its own (a browser or tab crash) and is tried once more on a fresh page. */
+  renderRetried(): void;
 }
 
 export interface PagePoolOptions<P extends PoolPage> {
@@ -174,14 +176,16 @@ export class PagePool<P extends PoolPage> {
         return result;
       } catch (error) {
         if (page) {
-          // A controlled refusal (e.g. content too tall) leaves the page clean; anything else may not.
-          if (error instanceof CardError) this.recycle(page, false);
+          // A controlled refusal (e.g. content too tall) leaves the page clean; anything else may
+          // not, nor may a refusal that gave up on a page still busy drawing (see pageLeftBusy).
+          if (error instanceof CardError && !error.pageLeftBusy) this.recycle(page, false);
           else this.discard(page);
         }
         if (isAbortError(error) || error instanceof CardError) throw error;
         if (attempt >= 2 || this.closed) {
           throw renderFailedTwice(error);
         }
+        this.options.observer?.renderRetried();
         requestLog(this.options.log).warn({ err: error }, 'render failed; retrying once on a fresh page');
       }
     }

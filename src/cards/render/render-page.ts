@@ -47,15 +47,51 @@ export interface CaptureOptions {
 /** Quality for the lossy formats: visually lossless for text on flat colours. */
 export const lossyQuality = 90;
 
+/** The tab's renderer process died (out of memory, a Chromium bug, killed): the page is gone for good. */
+export class PageCrashed extends Error {
+  constructor() {
+    super('the render page crashed (its renderer process died)');
+    this.name = 'PageCrashed';
+  }
+}
+
 export class RenderPage {
   /** The viewport as last set; the height is whatever the last capture needed. */
   private metrics = { width: 0, height: 768, scale: 0 };
+  /** Set when the tab crashed; every step waiting on it fails at once instead of at the deadline. */
+  private crash?: PageCrashed;
+  private readonly crashListeners = new Set<(error: PageCrashed) => void>();
 
   private constructor(
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly session: CDPSession,
-  ) {}
+  ) {
+    // A crashed tab answers nothing: a CDP call sent to it (a capture) may never settle. The
+    // 'crash' event fails the step in progress now, so the pool retries the request on a fresh page.
+    page.once('crash', () => {
+      this.crash = new PageCrashed();
+      for (const listener of this.crashListeners) listener(this.crash);
+      this.crashListeners.clear();
+    });
+  }
+
+  /** True once the tab crashed; such a page is closed, never handed out again (see BrowserFleet.usable). */
+  get crashed(): boolean {
+    return this.crash !== undefined;
+  }
+
+  /** Settles with `step`, or rejects with PageCrashed as soon as the tab crashes. */
+  private unlessCrashed<T>(step: Promise<T>): Promise<T> {
+    if (this.crash) {
+      step.catch(() => {});
+      return Promise.reject(this.crash);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.crashListeners.add(reject);
+      step.then(resolve, reject).finally(() => this.crashListeners.delete(reject));
+    });
+  }
 
   /** Opens a fresh page with JavaScript off and no network, and loads the shell document into it. */
   static async open(browser: Browser, shellHtml: string): Promise<RenderPage> {
@@ -85,6 +121,10 @@ export class RenderPage {
    * of every top-level card in CSS px, in document order.
    */
   async layout(cardsHtml: string): Promise<CardBox[]> {
+    return this.unlessCrashed(this.layoutIn(cardsHtml));
+  }
+
+  private layoutIn(cardsHtml: string): Promise<CardBox[]> {
     return this.page.evaluate(async (html) => {
       const root = document.getElementById('cards')!;
       root.innerHTML = html;
@@ -111,7 +151,7 @@ export class RenderPage {
    * of a request in the page in one go.
    */
   async evaluate<T>(expression: string): Promise<T> {
-    return (await this.page.evaluate(expression)) as T;
+    return (await this.unlessCrashed(this.page.evaluate(expression))) as T;
   }
 
   /**
@@ -121,7 +161,7 @@ export class RenderPage {
   async useDeviceMetrics(width: number, scale: number, height = this.metrics.height): Promise<void> {
     // Unchanged metrics are not sent again: each change makes Chromium resize and lay out anew.
     if (width === this.metrics.width && height === this.metrics.height && scale === this.metrics.scale) return;
-    await this.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: scale, mobile: false });
+    await this.unlessCrashed(this.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: scale, mobile: false }));
     this.metrics = { width, height, scale };
   }
 
@@ -134,14 +174,14 @@ export class RenderPage {
     // The device scale is set on our own CDP session: a capture through a session without its own
     // override silently comes back at scale 1.
     await this.useDeviceMetrics(Math.ceil(box.x + box.width), options.scale, Math.ceil(box.height));
-    await this.session.send('Runtime.evaluate', { expression: `window.scrollTo(0, ${box.y})` });
-    const { data } = await this.session.send('Page.captureScreenshot', {
+    await this.unlessCrashed(this.session.send('Runtime.evaluate', { expression: `window.scrollTo(0, ${box.y})` }));
+    const { data } = await this.unlessCrashed(this.session.send('Page.captureScreenshot', {
       format: options.format,
       quality: options.format === 'png' ? undefined : lossyQuality,
       // In document coordinates, which the scroll above has brought into the viewport.
       clip: { x: box.x, y: box.y, width: box.width, height: box.height, scale: 1 },
       optimizeForSpeed: true,
-    });
+    }));
     return Buffer.from(data, 'base64');
   }
 
@@ -216,9 +256,11 @@ export class RenderPage {
 
   /** Empties the page so no content outlives its request, even in memory. */
   async clear(): Promise<void> {
-    await this.page.evaluate(() => {
-      document.getElementById('cards')!.replaceChildren();
-    });
+    await this.unlessCrashed(
+      this.page.evaluate(() => {
+        document.getElementById('cards')!.replaceChildren();
+      }),
+    );
   }
 
   async close(): Promise<void> {
