@@ -171,6 +171,12 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     outputDir: path.resolve(text('CARDWRIGHT_OUTPUT_DIR') ?? path.join(os.tmpdir(), 'cardwright')),
     markdownThreads: integer('MARKDOWN_THREADS', Math.max(2, Math.min(4, cores)), 1, 64),
     markdownCpuLimitMs: integer('MARKDOWN_CPU_LIMIT_MS', 5000, 100, 600_000),
+    // What one request may cost the browser (src/cards/render/render-limits.ts).
+    renderLimits: {
+      maxPixels: integer('MAX_REQUEST_MEGAPIXELS', 200, 1, 100_000) * 1_000_000,
+      maxBytes: integer('MAX_REQUEST_MB', 64, 1, 100_000) * 1024 * 1024,
+      stepTimeoutMs: integer('CARD_RENDER_TIMEOUT_MS', 20_000, 100, 600_000),
+    },
     connections: {
       headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
       bodyTimeoutMs: integer('BODY_TIMEOUT_MS', 30_000, 100, 600_000),

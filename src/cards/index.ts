@@ -16,6 +16,7 @@ import type { Preview } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
+import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
 import { buildShellDocument } from './render/shell-document.js';
 import type { CardRequest } from './request/schema.js';
@@ -56,6 +57,8 @@ export interface CardsSettings {
   markdownThreads: number;
   /** CPU time one document may use to become HTML, in ms; beyond, a 400 naming where it was. */
   markdownCpuLimitMs: number;
+  /** Device pixels, bytes and drawing time one request may cost (render/render-limits.ts); its defaults when absent. */
+  renderLimits?: RenderLimits;
 }
 
 export interface CardsOptions {
@@ -114,7 +117,7 @@ export function createCards(options: CardsOptions): Cards {
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
   const markdownPool = openMarkdownPool({ threads: settings.markdownThreads, cpuLimitMs: settings.markdownCpuLimitMs, queueMax: settings.queueMax });
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
-  const parts: PipelineParts = { renderer, themes, log, remoteImages };
+  const parts: PipelineParts = { renderer, themes, log, remoteImages, renderLimits: settings.renderLimits };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
   const previewParts: PipelineParts = { ...parts, remoteImages: new CachedImageFetcher(remoteImages, settings.previewImageCache) };
   let stages: Promise<typeof import('./stages.js')> | undefined;

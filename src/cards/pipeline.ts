@@ -5,6 +5,7 @@ import type { Logger } from './logger.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
 import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
+import type { RenderLimits } from './render/render-limits.js';
 import type { Renderer } from './render/renderer.js';
 import type { CardRequest } from './request/schema.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
@@ -19,6 +20,8 @@ export interface PipelineParts {
   log: Logger;
   /** Fetches http(s) images for cards (REMOTE_IMAGES); without it remote images are placeholders. */
   remoteImages?: ImageSource;
+  /** Pixels, bytes and time one request may cost the browser; defaultRenderLimits when absent. */
+  renderLimits?: RenderLimits;
 }
 
 export interface StoreParts {
@@ -70,7 +73,7 @@ function weChatModeWarnings(request: CardRequest): string[] {
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { theme, mode, warnings, html, complete } = await prepareContent(parts, request, signal);
-  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, contentHtml: html }));
+  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, contentHtml: html }, parts.renderLimits));
   return { images, complete, warnings };
 }
 

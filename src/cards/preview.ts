@@ -35,7 +35,7 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
     // Split cards exist only after the browser has measured the content: show what it renders.
     const scale = Math.min(request.scale, maxPreviewScale);
     const images = await parts.renderer.run(signal, (page) =>
-      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }),
+      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits),
     );
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,

@@ -26,7 +26,7 @@ export async function renderCover(parts: PipelineParts, request: CoverRequest, s
         overHiddenMode: true,
         background: request.background,
         contentHtml: design.html,
-      });
+      }, parts.renderLimits);
       rendered.push(image!);
     }
     return rendered;

@@ -10,9 +10,9 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { imageSize } from 'image-size';
 import { timeLimit } from '../time-limit.js';
 import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
+import { maxImagePixels, sniffImage } from './sniff-image.js';
 
 /** Which remote images cards may show: none, any public address, or the hosts of an allowlist. */
 export type RemoteImagesPolicy = 'off' | 'public' | 'allowlist';
@@ -42,6 +42,8 @@ export interface FetchedImage {
   bytes: Buffer;
   width: number;
   height: number;
+  /** For an SVG drawn as pixels (svg-raster.ts): the width in CSS px it is shown at, its own size. */
+  cssWidth?: number;
 }
 
 /** Where cards get remote images: the guarded fetcher, or a cache in front of it. */
@@ -57,18 +59,6 @@ export class RemoteImageRefused extends Error {
     this.name = 'RemoteImageRefused';
   }
 }
-
-/** Image types Chromium draws, keyed by image-size's sniffed type. */
-const mimeOfSniffedType: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  bmp: 'image/bmp',
-  ico: 'image/x-icon',
-  svg: 'image/svg+xml',
-  heif: 'image/avif',
-};
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
@@ -90,7 +80,7 @@ export class RemoteImageFetcher implements ImageSource {
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxRedirects = options.maxRedirects ?? 3;
-    this.maxPixels = options.maxPixels ?? 40_000_000;
+    this.maxPixels = options.maxPixels ?? maxImagePixels;
     this.resolve = options.resolve ?? systemResolve;
   }
 
@@ -183,29 +173,13 @@ export class RemoteImageFetcher implements ImageSource {
         chunks.push(chunk as Buffer);
       }
       const bytes = Buffer.concat(chunks);
-      return this.sniff(bytes, declared);
+      return sniffImage(bytes, declared, this.maxPixels);
     } catch (error) {
       if (signal.aborted) throw abortReason(signal);
       throw error;
     } finally {
       response.destroy();
     }
-  }
-
-  /** Trusts the bytes, not the header: the data URI carries the type the bytes really have. */
-  private sniff(bytes: Buffer, declared: string): FetchedImage {
-    let size: ReturnType<typeof imageSize>;
-    try {
-      size = imageSize(bytes);
-    } catch {
-      throw new RemoteImageRefused(`the body is not an image (declared ${declared})`);
-    }
-    const mimeType = size.type && mimeOfSniffedType[size.type];
-    // HEIF-family bytes are drawable only as AVIF; HEIC photos are not.
-    if (size.type === 'heif' && !/^image\/avif/i.test(declared)) throw new RemoteImageRefused('HEIC images cannot be shown');
-    if (!mimeType) throw new RemoteImageRefused(`image type ${size.type} cannot be shown`);
-    if (size.width * size.height > this.maxPixels) throw new RemoteImageRefused(`${size.width}×${size.height} pixels is too large`);
-    return { mimeType, bytes, width: size.width, height: size.height };
   }
 }
 

@@ -1,10 +1,14 @@
 // Turns every http(s) <img> of the sanitized tree into a `data:` URI fetched by the server through
 // the SSRF guard, so the render page (which has no network) can draw it. An image that could not
 // be fetched keeps its URL and is drawn as a placeholder with its alt text by the next step.
+// `data:` images written in the document are checked by their bytes the same way: a type the page
+// may draw, within the pixel bound; an SVG (remote or data:) comes back from the image source
+// drawn as a PNG (images/svg-raster.ts), so the render page never gets an SVG.
 import type { Element, Root } from 'hast';
 import type { VFile } from 'vfile';
 import { visit } from 'unist-util-visit';
-import { RemoteImageRefused, toDataUri, type ImageSource } from '../images/remote-image-fetcher.js';
+import { RemoteImageRefused, toDataUri, type FetchedImage, type ImageSource } from '../images/remote-image-fetcher.js';
+import { decodeDataUrl, sniffImage } from '../images/sniff-image.js';
 
 /** Per-document limits, so one request cannot make the server fetch without end. */
 const maxImagesPerDocument = 50;
@@ -12,7 +16,10 @@ const maxBytesPerDocument = 40 * 1024 * 1024;
 const parallelFetches = 4;
 
 export interface RemoteImageContext {
+  /** Fetches http(s) images and draws SVGs (remote or data:) as PNG; without it both are placeholders. */
   fetcher?: ImageSource;
+  /** Whether http(s) images are asked of the fetcher (REMOTE_IMAGES is not off). */
+  fetchRemote: boolean;
   signal?: AbortSignal;
   /** Why each image that was not inlined failed, for the operator's log. */
   failures: { src: string; reason: string }[];
@@ -27,11 +34,17 @@ declare module 'vfile' {
 export function rehypeInlineRemoteImages() {
   return async (tree: Root, file: VFile) => {
     const context = file.data.remoteImages;
-    if (!context?.fetcher) return;
+    if (!context) return;
     const images: Element[] = [];
     visit(tree, 'element', (node: Element) => {
-      if (node.tagName === 'img' && typeof node.properties.src === 'string' && /^https?:/i.test(node.properties.src)) images.push(node);
+      if (node.tagName !== 'img' || typeof node.properties.src !== 'string') return;
+      if (/^data:/i.test(node.properties.src)) {
+        if (checkDataImage(node, context)) images.push(node);
+      } else if (context.fetcher && context.fetchRemote && /^https?:/i.test(node.properties.src)) {
+        images.push(node);
+      }
     });
+    if (!context.fetcher) return;
     let budget = maxBytesPerDocument;
     const fetchOne = async (image: Element, position: number) => {
       const src = image.properties.src as string;
@@ -44,9 +57,13 @@ export function rehypeInlineRemoteImages() {
         budget -= fetched.bytes.length;
         if (budget < 0) throw new RemoteImageRefused(`the document's images exceed ${maxBytesPerDocument} bytes`);
         image.properties.src = toDataUri(fetched);
+        // An SVG drawn at twice its size keeps the size it would have had, unless the author gave one.
+        if (fetched.cssWidth && image.properties.width === undefined && image.properties.height === undefined) image.properties.width = fetched.cssWidth;
       } catch (error) {
         if (context.signal?.aborted) throw context.signal.reason;
-        context.failures.push({ src, reason: error instanceof Error ? error.message : String(error) });
+        context.failures.push({ src: src.slice(0, 100), reason: error instanceof Error ? error.message : String(error) });
+        // An SVG that was not drawn as PNG is not shown as SVG either: the placeholder step draws its alt text.
+        if (src.startsWith('data:')) image.properties.src = 'refused:';
       }
     };
     let next = 0;
@@ -58,4 +75,29 @@ export function rehypeInlineRemoteImages() {
     };
     await Promise.all(Array.from({ length: Math.min(parallelFetches, images.length) }, worker));
   };
+}
+
+/**
+ * Checks a `data:` image by its bytes: a type the page draws is kept (under the type its bytes
+ * have), an SVG is to be drawn by the fetcher (returns true), anything else becomes a placeholder.
+ */
+function checkDataImage(image: Element, context: RemoteImageContext): boolean {
+  const src = image.properties.src as string;
+  const refuse = (reason: string) => {
+    context.failures.push({ src: src.slice(0, 100), reason });
+    // Not a data:image/ URL any more: the placeholder step draws it as its alt text.
+    image.properties.src = 'refused:';
+    return false;
+  };
+  const decoded = decodeDataUrl(src);
+  if (!decoded) return refuse('the data: URL cannot be decoded');
+  let sniffed: FetchedImage;
+  try {
+    sniffed = sniffImage(decoded.bytes, decoded.declared);
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+  if (sniffed.mimeType === 'image/svg+xml') return context.fetcher ? true : refuse('SVG images are drawn by the server, which is not available here');
+  image.properties.src = toDataUri(sniffed);
+  return false;
 }

@@ -11,7 +11,8 @@
 //
 // Images stay on the main thread: the worker asks for each one over the document's MessagePort and
 // gets the bytes fetched by the caller's ImageSource under the caller's deadline, so the HTML is
-// exactly what renderMarkdown alone makes.
+// exactly what renderMarkdown alone makes. SVG images (fetched, or data: URLs the worker found)
+// come back drawn as PNG by images/svg-raster.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { CardError } from '../errors.js';
-import type { ImageSource } from '../images/remote-image-fetcher.js';
+import type { FetchedImage, ImageSource } from '../images/remote-image-fetcher.js';
+import { decodeDataUrl } from '../images/sniff-image.js';
+import { rasterizeIfSvg, rasterizeSvg } from '../images/svg-raster.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
 import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
@@ -160,11 +163,17 @@ async function answerImage(
   signal: AbortSignal | undefined,
 ): Promise<[ImageAnswer, ArrayBuffer[]]> {
   try {
-    if (!source) throw new Error('remote images are not fetched here');
-    const image = await source.fetch(request.src, signal);
+    let image: FetchedImage;
+    if (request.src.startsWith('data:')) {
+      // The worker found an SVG in it (inline-remote-images.ts).
+      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0));
+    } else {
+      if (!source) throw new Error('remote images are not fetched here');
+      image = await rasterizeIfSvg(await source.fetch(request.src, signal));
+    }
     // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
     const bytes = new Uint8Array(image.bytes);
-    return [{ type: 'image', id: request.id, ok: true, mimeType: image.mimeType, bytes, width: image.width, height: image.height }, [bytes.buffer]];
+    return [{ type: 'image', id: request.id, ok: true, mimeType: image.mimeType, bytes, width: image.width, height: image.height, cssWidth: image.cssWidth }, [bytes.buffer]];
   } catch (error) {
     return [{ type: 'image', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }, []];
   }

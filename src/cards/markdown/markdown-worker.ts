@@ -42,7 +42,7 @@ class MainThreadImages implements ImageSource {
       this.waiting.delete(answer.id);
       if (answer.ok) {
         const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
-        pending.resolve({ mimeType: answer.mimeType, bytes, width: answer.width, height: answer.height });
+        pending.resolve({ mimeType: answer.mimeType, bytes, width: answer.width, height: answer.height, cssWidth: answer.cssWidth });
       } else {
         pending.reject(new RemoteImageRefused(answer.message));
       }
@@ -65,7 +65,9 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
   try {
     const { html, imageFailures } = await renderMarkdown(task.markdown, {
       mdxMode: task.mdxMode,
-      remoteImages: task.fetchImages ? new MainThreadImages(port) : undefined,
+      // Always there: SVG images are drawn as PNG by the main thread even when none are fetched.
+      remoteImages: new MainThreadImages(port),
+      fetchRemote: task.fetchImages,
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),
     });
     return { ok: true, html, imageFailures };

@@ -91,8 +91,13 @@ const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (docs/api.md#mdx). */
   mdxMode?: boolean;
-  /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
+  /**
+   * Fetches http(s) images through the SSRF guard and draws SVG images as PNG; without it every
+   * remote or SVG image is a placeholder.
+   */
   remoteImages?: ImageSource;
+  /** False: http(s) images are placeholders, only SVGs are asked of remoteImages. Default: true. */
+  fetchRemote?: boolean;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
   /** Told each stage the document enters (see progress.ts). */
@@ -112,7 +117,7 @@ export interface RenderedMarkdown {
  */
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
   precheckMarkdown(markdown);
-  const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
+  const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, fetchRemote: options.fetchRemote ?? true, signal: options.signal, failures: [] };
   const file = new VFile({ value: markdown, data: { remoteImages, ...(options.progress ? { progress: options.progress } : {}) } });
   try {
     options.progress?.('parsing the Markdown');

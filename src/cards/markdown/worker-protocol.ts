@@ -6,7 +6,7 @@ import type { CardErrorKind } from '../errors.js';
 export interface MarkdownTask {
   markdown: string;
   mdxMode: boolean;
-  /** Whether remote images are fetched at all (else every one is a placeholder, as without a fetcher). */
+  /** Whether remote images are fetched at all (else every one is a placeholder); SVG data: images are drawn either way. */
   fetchImages: boolean;
   /** The document's own channel; transferred with the task. */
   port: import('node:worker_threads').MessagePort;
@@ -20,9 +20,10 @@ export type MarkdownTaskResult =
 export type WorkerMessage =
   | { type: 'start'; threadId?: number }
   | { type: 'stage'; stage: string }
+  /** An http(s) image to fetch, or an SVG `data:` image to draw as PNG. */
   | { type: 'image'; id: number; src: string };
 
 /** Main → worker: one image's bytes, or why there are none. */
 export type ImageAnswer =
-  | { type: 'image'; id: number; ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number }
+  | { type: 'image'; id: number; ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number; cssWidth?: number }
   | { type: 'image'; id: number; ok: false; message: string };

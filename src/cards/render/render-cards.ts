@@ -6,8 +6,9 @@ import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import { fitTables } from './fit-tables.js';
-import { captureLongImage, checkLongImage, needsTiles } from './long-image.js';
+import { captureLongImage, checkLongImage, maxSingleCapturePixelHeight, needsTiles } from './long-image.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
+import { ByteBudget, checkPixels, defaultRenderLimits, withinStepTime, type RenderLimits } from './render-limits.js';
 import { truncateOverflow } from './truncate-overflow.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 
@@ -40,7 +41,35 @@ export interface RenderedImage {
   height: number;
 }
 
-export async function renderCards(page: RenderPage, request: CardRenderRequest): Promise<RenderedImage[]> {
+/**
+ * Lays out and captures the cards of `request`, within `limits` (render-limits.ts): the laid-out
+ * cards' device pixels are checked before the first capture, each image's bytes as it is captured,
+ * and the layout and each card's capture have a time limit of their own.
+ */
+export async function renderCards(page: RenderPage, request: CardRenderRequest, limits: RenderLimits = defaultRenderLimits): Promise<RenderedImage[]> {
+  const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content');
+  const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  checkPixels(boxes, deviceScale, limits, request);
+  const bytes = new ByteBudget(limits, boxes.length);
+  const images: RenderedImage[] = [];
+  for (const [index, box] of boxes.entries()) {
+    const what = boxes.length === 1 ? 'Drawing the card' : `Drawing card ${index + 1} of ${boxes.length}`;
+    // A long image is captured in tiles, each a capture of its own.
+    const tiles = needsTiles(box, deviceScale) ? Math.ceil((box.height * deviceScale) / maxSingleCapturePixelHeight) : 1;
+    const data = await withinStepTime(
+      tiles > 1 ? captureLongImage(page, box, deviceScale, request.format) : captureCard(page, box, deviceScale, request.format),
+      { ...limits, stepTimeoutMs: limits.stepTimeoutMs * tiles },
+      what,
+    );
+    bytes.add(data.length, index + 1);
+    const size = imageSize(data);
+    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
+  }
+  return images;
+}
+
+/** The boxes of the request's cards, laid out in the page (and clipped where the request says). */
+async function layoutCards(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
   const { splitMode } = request;
   if (request.background !== undefined) await checkBackgroundInPage(page, request.background);
   request = { ...request, contentHtml: await fitTables(page, request) };
@@ -49,16 +78,7 @@ export async function renderCards(page: RenderPage, request: CardRenderRequest):
   const boxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
   // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
   if (single ? request.overHiddenMode && !request.weChatMode : true) await truncateOverflow(page);
-  const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
-  const images: RenderedImage[] = [];
-  for (const box of boxes) {
-    const data = needsTiles(box, deviceScale)
-      ? await captureLongImage(page, box, deviceScale, request.format)
-      : await captureCard(page, box, deviceScale, request.format);
-    const size = imageSize(data);
-    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
-  }
-  return images;
+  return boxes;
 }
 
 /**

@@ -1,0 +1,131 @@
+// SVG images become PNG here, on the server, before any card shows them: Chromium is never handed
+// an SVG. An SVG is a document, not a picture: a 1.7 KB file of nested <use> elements once held
+// two render pages for 200 s. libvips (sharp) draws it with librsvg instead, under bounds of its
+// own: input bytes, output pixels and time, on libuv's threads (never the event loop). librsvg
+// loads nothing outside the file when it is given bytes without a base URL; an SVG that refers to
+// anything outside itself is refused before it is drawn all the same.
+import sharp from 'sharp';
+import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
+
+export const svgLimits = {
+  /** Largest SVG converted, in bytes. */
+  maxBytes: 2 * 1024 * 1024,
+  /** Most pixels of the PNG made from one SVG. */
+  maxPixels: 8_000_000,
+  /** Longest one conversion may take. */
+  timeoutSeconds: 5,
+  /**
+   * Most elements drawn, counting every element each <use> repeats: a few nested <use> repeat a
+   * shape millions of times (librsvg stops only at 500,000, after some 20 s of drawing here).
+   */
+  maxDrawnElements: 50_000,
+} as const;
+
+/** Drawn at twice its own size, so it stays sharp on cards captured at scale 2. */
+const pixelsPerCssPx = 2;
+
+/** href / xlink:href / src / url() / @import that point anywhere but inside the file or at a data: URL. */
+const externalReference = /(?:\b(?:href|src)\s*=\s*["']?|url\(\s*["']?|@import\s+["']?)\s*(?!#|data:)([^"'\s)>]+)/i;
+
+/** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
+export async function rasterizeIfSvg(image: FetchedImage): Promise<FetchedImage> {
+  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes) : image;
+}
+
+/** Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels). */
+export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
+  if (svg.length > svgLimits.maxBytes) {
+    throw new RemoteImageRefused(`the SVG image is ${svg.length.toLocaleString('en-US')} bytes; SVG images up to ${svgLimits.maxBytes.toLocaleString('en-US')} bytes are shown`);
+  }
+  const text = svg.toString('utf8');
+  const reference = externalReference.exec(text);
+  if (reference) throw new RemoteImageRefused(`the SVG image refers to "${reference[1]!.slice(0, 80)}"; SVG images may not load anything`);
+  const drawn = drawnElements(text, svgLimits.maxDrawnElements);
+  if (drawn > svgLimits.maxDrawnElements) {
+    throw new RemoteImageRefused(`the SVG image draws more than ${svgLimits.maxDrawnElements.toLocaleString('en-US')} elements (counting what <use> repeats)`);
+  }
+  let width: number;
+  let height: number;
+  try {
+    ({ width = 0, height = 0 } = await sharp(svg).metadata());
+  } catch (error) {
+    throw new RemoteImageRefused(`the SVG image cannot be read: ${(error as Error).message}`);
+  }
+  if (width < 1 || height < 1) throw new RemoteImageRefused('the SVG image has no size');
+  const factor = Math.min(pixelsPerCssPx, Math.sqrt(svgLimits.maxPixels / (width * height)));
+  // librsvg's density is in dots per inch; an SVG's own px are at 72.
+  const density = 72 * factor;
+  if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
+  try {
+    const { data, info } = await sharp(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) })
+      .timeout({ seconds: svgLimits.timeoutSeconds })
+      .png()
+      .toBuffer({ resolveWithObject: true });
+    return { mimeType: 'image/png', bytes: data, width: info.width, height: info.height, cssWidth: width };
+  } catch (error) {
+    throw new RemoteImageRefused(`the SVG image could not be drawn within the limits: ${(error as Error).message}`);
+  }
+}
+
+interface SvgElement {
+  children: SvgElement[];
+  /** The id a <use> points at (href="#id"). */
+  uses?: string;
+}
+
+/** One tag: closing slash, name, attributes (quoted values may hold '>'), self-closing slash. */
+const tagPattern = /<(\/?)([A-Za-z][\w:.-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+const idPattern = /(?:^|\s)id\s*=\s*["']([^"']*)["']/;
+const usePattern = /(?:^|\s)(?:xlink:)?href\s*=\s*["']\s*#([^"']*)["']/;
+
+/**
+ * How many elements drawing the SVG takes, each <use> counting what it repeats, or more than `limit`
+ * as soon as that is certain. A linear scan of the tags (no DOM): enough to bound the work.
+ */
+function drawnElements(text: string, limit: number): number {
+  const root: SvgElement = { children: [] };
+  const open: SvgElement[] = [root];
+  const byId = new Map<string, SvgElement>();
+  const names: string[] = [];
+  for (const [, closing, name, attributes = '', selfClosing] of text.matchAll(tagPattern)) {
+    if (closing) {
+      const at = names.lastIndexOf(name!);
+      if (at >= 0) {
+        names.length = at;
+        open.length = at + 1;
+      }
+      continue;
+    }
+    const element: SvgElement = { children: [] };
+    const id = idPattern.exec(attributes)?.[1];
+    if (id !== undefined && !byId.has(id)) byId.set(id, element);
+    if (name!.toLowerCase().endsWith('use')) element.uses = usePattern.exec(attributes)?.[1];
+    open.at(-1)!.children.push(element);
+    if (!selfClosing) {
+      open.push(element);
+      names.push(name!);
+    }
+  }
+  const counted = new Map<SvgElement, number>();
+  const counting = new Set<SvgElement>();
+  const count = (element: SvgElement): number => {
+    const known = counted.get(element);
+    if (known !== undefined) return known;
+    // A <use> that ends up repeating itself: librsvg refuses it; counted as over the limit.
+    if (counting.has(element)) return limit + 1;
+    counting.add(element);
+    let total = 1;
+    for (const child of element.children) {
+      total += count(child);
+      if (total > limit) break;
+    }
+    const target = element.uses === undefined ? undefined : byId.get(element.uses);
+    if (target && total <= limit) total += count(target);
+    counting.delete(element);
+    counted.set(element, Math.min(total, limit + 1));
+    return Math.min(total, limit + 1);
+  };
+  // The root is not an element of the file; a capped count stays over the limit.
+  const total = count(root);
+  return total > limit ? total : total - 1;
+}
