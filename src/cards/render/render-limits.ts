@@ -49,10 +49,10 @@ export class ByteBudget {
   add(bytes: number, card: number): void {
     this.total += bytes;
     if (this.total <= this.limits.maxBytes) return;
-    const where = this.cards === 1 ? 'The image is' : `The images reached ${megabytes(this.total)} MB with card ${card} of ${this.cards}; with it they are`;
+    const where = this.cards === 1 ? `The image is ${megabytes(this.total)} MB` : `The images reached ${megabytes(this.total)} MB with card ${card} of ${this.cards}`;
     throw new CardError(
       'content_too_large',
-      `${where} ${megabytes(this.total)} MB; the limit is ${megabytes(this.limits.maxBytes)} MB per request. ` +
+      `${where}; the limit is ${megabytes(this.limits.maxBytes)} MB per request. ` +
         'Use format "jpeg" or "webp", a smaller scale, or fewer cards per request.',
     );
   }
