@@ -134,6 +134,9 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 60_000, 100, 600_000),
     renderConcurrency: integer('RENDER_CONCURRENCY', cores, 1, 32),
     queueMax: integer('QUEUE_MAX', 64, 0, 10_000),
+    // The preview's own render pages (src/cards/render/renderer.ts): previews never wait for, or take, the others.
+    previewRenderConcurrency: integer('PREVIEW_RENDER_CONCURRENCY', 1, 1, 32),
+    previewQueueMax: integer('PREVIEW_QUEUE_MAX', 4, 0, 1000),
     themesDir: text('THEMES_DIR'),
     remoteImages: oneOf('REMOTE_IMAGES', ['off', 'public', 'allowlist'] as const, 'public'),
     remoteImagesAllowlist: (text('REMOTE_IMAGES_ALLOWLIST') ?? '').split(',').map((h) => h.trim()).filter(Boolean),

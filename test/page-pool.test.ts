@@ -285,6 +285,37 @@ describe('page pool: failures', () => {
     assert.equal(await pool.run(never(), async (page) => page), used);
   });
 
+  it('does not retry a CardError that left the page drawing (a card over its time), and closes that page', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    let used: FakePage | undefined;
+    const cutOff = new CardError('content_too_large', 'took too long', { pageLeftBusy: true });
+    await assert.rejects(
+      pool.run(never(), async (page) => {
+        used = page;
+        throw cutOff;
+      }),
+      (error) => error === cutOff,
+    );
+    assert.equal(used?.closed, true, 'the page still drawing is closed');
+    assert.equal(used?.clears, 0, 'it is not cleared for the next request');
+    assert.equal(observer.discarded, 1);
+    assert.equal(observer.retried, 0);
+    assert.notEqual(await pool.run(never(), async (page) => page), used);
+  });
+
+  it('counts a retry after a crash', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    let calls = 0;
+    assert.equal(
+      await pool.run(never(), async () => {
+        if (++calls === 1) throw new Error('the render page crashed');
+        return 'second time';
+      }),
+      'second time',
+    );
+    assert.equal(observer.retried, 1);
+  });
+
   it('discards a page that cannot be cleared after its render', async () => {
     const { pool, observer } = makePool({ concurrency: 1 });
     const first = await pool.run(never(), async (page) => {
@@ -520,5 +551,47 @@ describe('page pool: its own deadline timer', () => {
     await assert.rejects(waiting, { name: 'AbortError' });
     await tick();
     assert.equal(timers(), before, 'the timer of each request is cleared when it leaves the pool');
+  });
+});
+
+describe('page pool: a lane for previews', () => {
+  /** The renderer's two lanes (src/cards/render/renderer.ts): two pools on one browser fleet. */
+  function lanes() {
+    const factory = new FakeFactory();
+    const pool = (concurrency: number, queueMax: number) => new PagePool({ factory, concurrency, queueMax, log: silent, observer: new Recorder() });
+    return { factory, requests: pool(2, 10), previews: pool(1, 2) };
+  }
+
+  it('previews that fill their lane and its queue are refused as busy, while requests still get every page of their own at once', async () => {
+    const { factory, requests, previews } = lanes();
+    // One preview renders for ever, two wait for it.
+    for (let i = 0; i < 3; i++) {
+      void previews.run(never(), () => new Promise<string>(() => {}));
+      await tick();
+    }
+    await assert.rejects(previews.run(never(), async () => 'a fourth preview'), (error: CardError) => error.kind === 'busy');
+    assert.equal(previews.activeRenders, 1, 'previews render on one page only');
+    // Two requests side by side, each on a page of its own, none of them the preview's.
+    const first = started();
+    const second = started();
+    const both = Promise.all([requests.run(never(), first.work), requests.run(never(), second.work)]);
+    const pages = await Promise.all([first.page, second.page]);
+    assert.equal(requests.activeRenders, 2);
+    assert.equal(requests.queueLength, 0, 'no request waits behind a preview');
+    assert.equal(new Set(pages).size, 2);
+    assert.equal(factory.openCount, 3, 'one page for previews, two for requests');
+    first.finish.resolve('a');
+    second.finish.resolve('b');
+    assert.deepEqual(await both, ['a', 'b']);
+  });
+
+  it('a page of one lane is never handed to the other', async () => {
+    const { requests, previews } = lanes();
+    const previewPage = await previews.run(never(), async (page) => page);
+    const requestPages = new Set<FakePage>();
+    for (let i = 0; i < 5; i++) requestPages.add(await requests.run(never(), async (page) => page));
+    assert.ok(!requestPages.has(previewPage));
+    await tick();
+    assert.equal(await previews.run(never(), async (page) => page), previewPage, 'the preview lane reuses its own page');
   });
 });

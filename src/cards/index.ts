@@ -12,7 +12,7 @@ import type { Logger } from './logger.js';
 import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-image-fetcher.js';
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
 import type { PipelineParts, Rendered, Stored } from './pipeline.js';
-import type { Preview } from './preview.js';
+import type { Preview, PreviewMeter } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
 import { RenderCache, rendererVersion } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
@@ -31,7 +31,7 @@ import { packageVersion } from '../version.js';
 export { normalizeRequest } from './request/normalize.js';
 export type { CardRequest } from './request/schema.js';
 export { CardError, type CardErrorKind } from './errors.js';
-export type { Preview, PreviewCard } from './preview.js';
+export type { Preview, PreviewCard, PreviewMeter } from './preview.js';
 export type { RenderedImage } from './render/render-cards.js';
 export type { StoredImage } from './storage/store-all.js';
 
@@ -40,6 +40,9 @@ export interface CardsSettings {
   chromiumPath?: string;
   renderConcurrency: number;
   queueMax: number;
+  /** Render pages kept for previews, besides renderConcurrency, and previews that may wait for one. */
+  previewRenderConcurrency?: number;
+  previewQueueMax?: number;
   browserRestartAfter: number;
   browserProbeIntervalMs: number;
   /** Longest a request may wait for and hold a render page, whatever its signal does (see PagePool). */
@@ -83,7 +86,8 @@ export interface Cards {
   readonly shellHtml: string;
   /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
   start(): Promise<void>;
-  preview(request: CardRequest, signal: AbortSignal): Promise<Preview>;
+  /** What the editor shows; `meter` is told its cost as it becomes known (see PreviewMeter). */
+  preview(request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview>;
   render(request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>>;
   /**
    * Renders and stores. `cacheScope` names whose cache entries this request may reuse (the API
@@ -107,6 +111,8 @@ export function createCards(options: CardsOptions): Cards {
     shellHtml,
     concurrency: settings.renderConcurrency,
     queueMax: settings.queueMax,
+    previewConcurrency: settings.previewRenderConcurrency,
+    previewQueueMax: settings.previewQueueMax,
     requestTimeoutMs: settings.requestTimeoutMs,
     chromiumPath: settings.chromiumPath,
     restartAfter: settings.browserRestartAfter,
@@ -142,7 +148,7 @@ export function createCards(options: CardsOptions): Cards {
       await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp()]);
     },
 
-    preview: async (request, signal) => (await loadStages()).previewRequest(previewParts, request, signal),
+    preview: async (request, signal, meter) => (await loadStages()).previewRequest(previewParts, request, signal, meter),
 
     render: async (request, signal) => (await loadStages()).renderRequest(parts, request, signal),
 

@@ -49,10 +49,16 @@ export interface PreparedContent extends ThemeChoice {
 }
 
 /** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
-export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
+export async function prepareContent(
+  parts: PipelineParts,
+  request: CardRequest,
+  signal: AbortSignal,
+  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch). */
+  beforeImageFetch?: () => void,
+): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
-  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
+  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal, beforeImageFetch });
   for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
   return { theme, mode, warnings, html, complete: imageFailures.length === 0 };
 }

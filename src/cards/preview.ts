@@ -24,18 +24,31 @@ export interface Preview {
 /** Split previews are captured at the request's scale, but no finer than a 2× screen shows. */
 const maxPreviewScale = 2;
 
-export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Preview> {
-  const { theme, mode, warnings, html } = await prepareContent(parts, request, signal);
+/**
+ * Told what a preview costs as the cost becomes known, so a front end can charge for it (the HTTP
+ * service's per-client budget, src/http/preview-budget.ts); what a method throws ends the preview.
+ */
+export interface PreviewMeter {
+  /** Before each remote image is fetched: every one in the parsed document, whatever syntax wrote it. */
+  remoteImage(): void;
+  /** After a split preview is laid out, before any card is captured. */
+  cards(count: number, devicePixels: number): void;
+}
+
+export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
+  const { theme, mode, warnings, html } = await prepareContent(parts, request, signal, meter && (() => meter.remoteImage()));
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   if (request.splitMode === 'noSplit' || request.weChatMode) {
     // The markup renderCards lays out and captures for a noSplit request, built without the browser.
     cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml: html }) }];
   } else {
-    // Split cards exist only after the browser has measured the content: show what it renders.
+    // Split cards exist only after the browser has measured the content: show what it renders, on
+    // the preview's own render pages (see Renderer).
     const scale = Math.min(request.scale, maxPreviewScale);
     const images = await parts.renderer.run(signal, (page) =>
-      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits),
+      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits, meter && ((count, pixels) => meter.cards(count, pixels))),
+      'previews',
     );
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,

@@ -1,6 +1,9 @@
-// A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
-// address whose cost grows with the work asked for, so typing in the editor never hits it but a
-// script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
+// A per-client work budget for the unauthenticated preview endpoints: a token bucket per client
+// (budgetKey: an IPv4 address, or an IPv6 /64) whose cost grows with the work asked for, so typing
+// in the editor never hits it but a script posting 100,000-character documents in a loop gets 429
+// long before it can take the CPU. The cost is charged as it becomes known: the document up front,
+// each remote image before it is fetched, the cards of a split preview once laid out.
+import ipaddr from 'ipaddr.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
 
@@ -23,7 +26,10 @@ export class PreviewBudget {
 
   constructor(private readonly options: PreviewBudgetOptions) {}
 
-  /** Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. */
+  /**
+   * Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. A cost
+   * above the burst takes a full bucket: it is affordable, once, after a full wait.
+   */
   spend(client: string, cost: number, now = Date.now()): void {
     const { burst, refillPerSecond } = this.options;
     const bucket = this.buckets.get(client) ?? { tokens: burst, updatedAt: now };
@@ -33,11 +39,12 @@ export class PreviewBudget {
     this.buckets.delete(client);
     this.buckets.set(client, bucket);
     this.evict();
-    if (bucket.tokens < cost) {
-      const waitSeconds = Math.ceil((Math.min(cost, burst) - bucket.tokens) / refillPerSecond);
+    const charged = Math.min(cost, burst);
+    if (bucket.tokens < charged) {
+      const waitSeconds = Math.ceil((charged - bucket.tokens) / refillPerSecond);
       throw httpFailures.previewRateLimited(waitSeconds);
     }
-    bucket.tokens -= cost;
+    bucket.tokens -= charged;
   }
 
   private evict(): void {
@@ -52,15 +59,36 @@ export class PreviewBudget {
 /** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */
 const charactersPerToken = 2000;
 
-/** Each remote image asked for costs a token more (fetched at most once a few minutes; see CachedImageFetcher). */
-const remoteImagePattern = /!\[[^\]]*\]\(\s*<?https?:|<img\b[^>]*\bsrc\s*=\s*["']?https?:/gi;
-const maxRemoteImagesCharged = 50;
-
 /** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
 const splitCost = 5;
 
-/** What one preview of `request` costs, in tokens. */
+/** What one preview of `request` costs before any work, in tokens. */
 export function previewCost(request: CardRequest): number {
-  const remoteImages = Math.min(maxRemoteImagesCharged, request.markdown.match(remoteImagePattern)?.length ?? 0);
-  return 1 + request.markdown.length / charactersPerToken + remoteImages + (request.splitMode === 'noSplit' ? 0 : splitCost);
+  return 1 + request.markdown.length / charactersPerToken + (request.splitMode === 'noSplit' || request.weChatMode ? 0 : splitCost);
+}
+
+/**
+ * Each remote image costs a token more, charged before it is fetched (fetched at most once a few
+ * minutes; see CachedImageFetcher): every image of the parsed document, whatever syntax wrote it
+ * (`![a](…)`, `![a][ref]`, `<img>`).
+ */
+export const remoteImageCost = 1;
+
+/** Capturing a split preview: a token per 2 million device pixels of its cards (about 4 cards at the default size). */
+const devicePixelsPerToken = 2_000_000;
+
+/** What capturing the laid-out cards of a split preview costs, in tokens. */
+export const capturedCardsCost = (devicePixels: number): number => devicePixels / devicePixelsPerToken;
+
+/**
+ * Whose budget a request spends: an IPv4 address as it is, an IPv6 address by its /64 (one host
+ * is usually given a whole /64, so a per-address budget would be no budget), an IPv4 address
+ * written as IPv6 (::ffff:a.b.c.d) as the IPv4 address it is.
+ */
+export function budgetKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
-import { previewCost, PreviewBudget, type PreviewBudgetOptions } from './preview-budget.js';
+import { budgetKey, capturedCardsCost, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -21,8 +21,12 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
-    budget.spend(request.ip, previewCost(cardRequest));
-    const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs));
+    const client = budgetKey(request.ip);
+    budget.spend(client, previewCost(cardRequest));
+    const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
+      remoteImage: () => budget.spend(client, remoteImageCost),
+      cards: (_count, devicePixels) => budget.spend(client, capturedCardsCost(devicePixels)),
+    });
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
     sendWarningsHeader(reply, preview.warnings);

@@ -85,6 +85,8 @@ class MarkdownPool {
     let stage = 'waiting for a worker';
     let started = false;
     let imagesWaiting = 0;
+    /** What beforeImageFetch refused with: the document's answer once the worker is done. */
+    let refused: { error: unknown } | undefined;
 
     port1.on('message', (message: WorkerMessage) => {
       if (message.type === 'start') {
@@ -96,6 +98,18 @@ class MarkdownPool {
       if (message.type === 'stage') {
         stage = message.stage;
         return;
+      }
+      if (!message.src.startsWith('data:') && options.beforeImageFetch) {
+        try {
+          if (!refused) options.beforeImageFetch();
+        } catch (error) {
+          refused = { error };
+        }
+        if (refused) {
+          // Not fetched; the worker finishes the document (every image left answered like this one) and the caller gets the refusal.
+          port1.postMessage({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request was refused' } satisfies ImageAnswer);
+          return;
+        }
       }
       // The worker waits for the image: that time is not the document's CPU time.
       if (imagesWaiting++ === 0) budget.pause();
@@ -110,6 +124,7 @@ class MarkdownPool {
       .run(task, { transferList: [port2], signal: kill.signal })
       .then(
         (result) => {
+          if (refused) throw refused.error;
           if (result.ok) return { html: result.html, imageFailures: result.imageFailures };
           throw new CardError(result.kind, result.message);
         },

@@ -98,6 +98,11 @@ export interface RenderMarkdownOptions {
   remoteImages?: ImageSource;
   /** False: http(s) images are placeholders, only SVGs are asked of remoteImages. Default: true. */
   fetchRemote?: boolean;
+  /**
+   * Called (in the worker pool, on the caller's thread) before each remote image of the parsed
+   * document is fetched, whatever syntax wrote it; what it throws becomes the document's failure.
+   */
+  beforeImageFetch?: () => void;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
   /** Told each stage the document enters (see progress.ts). */

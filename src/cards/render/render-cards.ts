@@ -46,10 +46,17 @@ export interface RenderedImage {
  * cards' device pixels are checked before the first capture, each image's bytes as it is captured,
  * and the layout and each card's capture have a time limit of their own.
  */
-export async function renderCards(page: RenderPage, request: CardRenderRequest, limits: RenderLimits = defaultRenderLimits): Promise<RenderedImage[]> {
+export async function renderCards(
+  page: RenderPage,
+  request: CardRenderRequest,
+  limits: RenderLimits = defaultRenderLimits,
+  /** Told the cards' number and device pixels after layout, before any capture; what it throws ends the render. */
+  beforeCapture?: (cards: number, devicePixels: number) => void,
+): Promise<RenderedImage[]> {
   const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content');
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
-  checkPixels(boxes, deviceScale, limits, request);
+  const pixels = checkPixels(boxes, deviceScale, limits, request);
+  beforeCapture?.(boxes.length, pixels);
   const bytes = new ByteBudget(limits, boxes.length);
   const images: RenderedImage[] = [];
   for (const [index, box] of boxes.entries()) {

@@ -23,12 +23,15 @@ const millions = (pixels: number) => (pixels / 1_000_000).toLocaleString('en-US'
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The device pixels of a card drawn at `deviceScale`, as its image will have them. */
-export const devicePixels = (box: CardBox, deviceScale: number): number => Math.round(box.width * deviceScale) * Math.round(box.height * deviceScale);
+const devicePixels = (box: CardBox, deviceScale: number): number => Math.round(box.width * deviceScale) * Math.round(box.height * deviceScale);
 
-/** Refuses laid-out cards whose images would together have more than `limits.maxPixels` device pixels. */
-export function checkPixels(boxes: readonly CardBox[], deviceScale: number, limits: RenderLimits, asked: { scale: number }): void {
+/**
+ * Refuses laid-out cards whose images would together have more than `limits.maxPixels` device
+ * pixels; returns their total.
+ */
+export function checkPixels(boxes: readonly CardBox[], deviceScale: number, limits: RenderLimits, asked: { scale: number }): number {
   const total = boxes.reduce((sum, box) => sum + devicePixels(box, deviceScale), 0);
-  if (total <= limits.maxPixels) return;
+  if (total <= limits.maxPixels) return total;
   const cards = boxes.length === 1 ? 'The card would have' : `The ${boxes.length} cards would total`;
   throw new CardError(
     'content_too_large',

@@ -1,6 +1,10 @@
 // The renderer the service, the CLI and the MCP server use: the page pool (admission, queue,
 // deadlines, retries; page-pool.ts) running on pages of the browser fleet (launch, planned
 // restarts, crash and hang recovery; browser-fleet.ts).
+//
+// Previews have a lane of their own: a second, small pool of pages on the same browsers, with its
+// own queue. The preview needs no key, so whatever previews ask for, they wait for (or are refused
+// by) their own pages, never for the pages of POST /api/generate, which keeps every one of its own.
 import type { Logger } from '../logger.js';
 import { BrowserFleet, type FleetPage, type RestartReason } from './browser-fleet.js';
 import { PagePool, type PoolObserver } from './page-pool.js';
@@ -13,10 +17,16 @@ export interface RenderObserver extends PoolObserver {
   browserRestarted(reason: RestartReason): void;
 }
 
+/** Which pages a render runs on: the requests' own, or the small set kept for previews. */
+export type RenderLane = 'requests' | 'previews';
+
 export interface RendererOptions {
   shellHtml: string;
   concurrency: number;
   queueMax: number;
+  /** Pages of the preview lane, besides `concurrency`, and previews that may wait for one. */
+  previewConcurrency?: number;
+  previewQueueMax?: number;
   /** Longest a request may wait and render, whatever its signal does; see PagePool. */
   requestTimeoutMs?: number;
   chromiumPath?: string;
@@ -31,6 +41,7 @@ export interface RendererOptions {
 export class Renderer {
   private readonly fleet: BrowserFleet;
   private readonly pool: PagePool<FleetPage>;
+  private readonly previewPool: PagePool<FleetPage>;
 
   constructor(options: RendererOptions) {
     const { observer } = options;
@@ -41,12 +52,23 @@ export class Renderer {
       probeIntervalMs: options.probeIntervalMs,
       log: options.log,
       onRestart: (reason) => observer?.browserRestarted(reason),
-      onPagesChanged: () => this.pool.refresh(),
+      onPagesChanged: () => {
+        this.pool.refresh();
+        this.previewPool.refresh();
+      },
     });
     this.pool = new PagePool({
       factory: this.fleet,
       concurrency: options.concurrency,
       queueMax: options.queueMax,
+      requestTimeoutMs: options.requestTimeoutMs,
+      log: options.log,
+      observer,
+    });
+    this.previewPool = new PagePool({
+      factory: this.fleet,
+      concurrency: options.previewConcurrency ?? 1,
+      queueMax: options.previewQueueMax ?? 4,
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
@@ -57,27 +79,29 @@ export class Renderer {
   async start(): Promise<void> {
     await this.pool.start();
     this.fleet.start();
+    // The preview lane warms its page after the requests' lane is ready, so readiness never waits for it.
+    this.previewPool.start().catch(() => {});
   }
 
   /**
    * Runs `work` on a page of its own, within the deadline of `signal`; see PagePool.run. Refuses
    * with 'busy' when the queue is full or the service is shutting down.
    */
-  run<T>(signal: AbortSignal, work: (page: RenderPage) => Promise<T>): Promise<T> {
-    return this.pool.run(signal, (pooled) => work(pooled.page));
+  run<T>(signal: AbortSignal, work: (page: RenderPage) => Promise<T>, lane: RenderLane = 'requests'): Promise<T> {
+    return (lane === 'previews' ? this.previewPool : this.pool).run(signal, (pooled) => work(pooled.page));
   }
 
-  /** Requests waiting for a page. */
+  /** Requests waiting for a page, in both lanes. */
   get queueLength(): number {
-    return this.pool.queueLength;
+    return this.pool.queueLength + this.previewPool.queueLength;
   }
 
-  /** Renders running now. */
+  /** Renders running now, in both lanes. */
   get activeRenders(): number {
-    return this.pool.activeRenders;
+    return this.pool.activeRenders + this.previewPool.activeRenders;
   }
 
-  /** True when a new request would be refused with 'busy' because every page is busy and the queue is full. */
+  /** True when a new request (not a preview) would be refused with 'busy' because every page is busy and the queue is full. */
   get queueFull(): boolean {
     return this.pool.queueFull;
   }
@@ -86,7 +110,7 @@ export class Renderer {
     return this.pool.isDraining;
   }
 
-  /** Pages open or opening. */
+  /** Pages of the requests' lane open or opening (the preview lane's are not counted). */
   get openPages(): number {
     return this.pool.openPages;
   }
@@ -104,12 +128,13 @@ export class Renderer {
   /** Refuses new work with 'busy' from now on; work already admitted continues. */
   beginDrain(): void {
     this.pool.beginDrain();
+    this.previewPool.beginDrain();
   }
 
   /** Stops handing out pages, fails waiting requests with 'busy' and closes every browser. */
   async close(): Promise<void> {
     // Both start at once: the fleet stops replacing browsers before anything else can happen, and
     // the pool's idle pages are asked to close before their browser is.
-    await Promise.all([this.pool.close(), this.fleet.close()]);
+    await Promise.all([this.pool.close(), this.previewPool.close(), this.fleet.close()]);
   }
 }

@@ -1,0 +1,101 @@
+// The preview's work budget without a service: whose budget a request spends (IPv4 address, IPv6
+// /64), what a preview is charged, and that every remote image of the parsed document is charged
+// before it is fetched, whatever syntax wrote it.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { CardError } from '../src/cards/errors.js';
+import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
+import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
+import { normalizeRequest } from '../src/cards/request/normalize.js';
+import { budgetKey, capturedCardsCost, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
+import { redPng } from './helpers/local-image-server.js';
+
+describe('budgetKey', () => {
+  for (const [address, key] of [
+    ['203.0.113.7', '203.0.113.7'],
+    ['::ffff:203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002::1', '2001:db8:1:2::/64'],
+    ['2001:db8:1:3::1', '2001:db8:1:3::/64'],
+    ['::1', '0:0:0:0::/64'],
+  ] as const) {
+    it(`${address} spends the budget of ${key}`, () => assert.equal(budgetKey(address), key));
+  }
+
+  it('addresses of one /64 share a bucket; the next /64 has its own', () => {
+    const budget = new PreviewBudget({ burst: 3, refillPerSecond: 1 });
+    const now = 1_000_000;
+    budget.spend(budgetKey('2001:db8:0:1::a'), 2, now);
+    assert.throws(() => budget.spend(budgetKey('2001:db8:0:1:ffff::b'), 2, now), /Too many previews from this address/);
+    budget.spend(budgetKey('2001:db8:0:2::a'), 2, now);
+  });
+});
+
+describe('what a preview costs', () => {
+  it('a document up front: one token, one per 2,000 characters, five more to split', () => {
+    assert.equal(previewCost(normalizeRequest({ markdown: 'a'.repeat(4000) })), 3);
+    assert.equal(previewCost(normalizeRequest({ markdown: 'a'.repeat(4000), splitMode: 'autoSplit' })), 8);
+  });
+
+  it('captured cards by their device pixels: 50 cards of 2,000 × 4,000 at scale 2 cost 800 tokens, one small card half a token', () => {
+    assert.equal(capturedCardsCost(50 * 4000 * 8000), 800);
+    assert.equal(capturedCardsCost(880 * 1172), 0.515_68);
+  });
+
+  it('a cost above the burst takes a whole bucket once it is full, and is refused until then', () => {
+    const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
+    const client = budgetKey('198.51.100.1');
+    budget.spend(client, 800, 0);
+    assert.throws(() => budget.spend(client, 800, 1000), (error: Error & { retryAfter?: number }) => /retry in 2 s/.test(error.message));
+    budget.spend(client, 800, 3000);
+  });
+});
+
+describe('every remote image of the parsed document is charged before it is fetched', () => {
+  const pool = openMarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
+  after(() => pool.close());
+
+  /** Answers every URL with a small PNG and records what was asked. */
+  class RecordingImages implements ImageSource {
+    readonly fetched: string[] = [];
+    async fetch(source: string): Promise<FetchedImage> {
+      this.fetched.push(source);
+      return { mimeType: 'image/png', bytes: redPng, width: 200, height: 100 };
+    }
+  }
+
+  const document = [
+    '![inline](http://img.example/1.png)',
+    '![reference][r]',
+    '<img alt=">" src="http://img.example/3.png">',
+    '<picture><source srcset="http://img.example/never.png"><img alt="pic" src="http://img.example/4.png"></picture>',
+    '',
+    '[r]: http://img.example/2.png',
+  ].join('\n\n');
+
+  it('inline, reference-style, raw <img> and the <img> of a <picture>: four charges, four fetches, no <source>', async () => {
+    const images = new RecordingImages();
+    let charges = 0;
+    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImageFetch: () => (charges += remoteImageCost) });
+    assert.equal(charges, 4);
+    assert.deepEqual(images.fetched.sort(), ['http://img.example/1.png', 'http://img.example/2.png', 'http://img.example/3.png', 'http://img.example/4.png']);
+    assert.equal(html.match(/data:image\/png/g)?.length, 4);
+  });
+
+  it('a charge that is refused ends the document with that refusal, and nothing more is fetched', async () => {
+    const images = new RecordingImages();
+    const refusal = new CardError('busy', 'out of budget');
+    let charges = 0;
+    await assert.rejects(
+      renderMarkdownInWorker(document, {
+        remoteImages: images,
+        beforeImageFetch: () => {
+          if (++charges > 1) throw refusal;
+        },
+      }),
+      (error) => error === refusal,
+    );
+    assert.ok(images.fetched.length <= 1, `${images.fetched.length} images were fetched after the refusal`);
+  });
+});
