@@ -557,3 +557,86 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     );
   });
 });
+
+describe('previews: render pages of their own, and a budget charged by what they cost', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+
+  before(async () => {
+    images = await startImageServer();
+    service = await startService({
+      RENDER_CACHE: 'off',
+      RENDER_CONCURRENCY: '1',
+      PREVIEW_RENDER_CONCURRENCY: '1',
+      PREVIEW_QUEUE_MAX: '1',
+      // Each test client gives its own address in X-Forwarded-For.
+      TRUST_PROXY: 'true',
+      REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}`,
+      // A small refill, so what a test spends is still missing when its next preview comes.
+      PREVIEW_BUDGET_BURST: '50',
+      PREVIEW_BUDGET_PER_SECOND: '1',
+    });
+  });
+  after(async () => {
+    await service?.close();
+    await images?.close();
+  });
+
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('split previews that keep their page busy never hold up /api/generate, which has its page to itself', async () => {
+    const layers = Array.from({ length: 30 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
+    const heavy = { markdown: `<div style="height:2300px;background:${layers.join(',')};filter:blur(6px)">heavy</div>`, splitMode: 'autoSplit', width: 800, height: 1000, scale: 2 };
+    const health = watchHealth(service.baseUrl);
+    const previews = [1, 2, 3].map((i) => post(service.baseUrl, '/api/preview', heavy, from(`198.51.100.${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const generated = await post(service.baseUrl, '/api/generate', { markdown: '# Paid for' }, { 'x-api-key': testApiKey });
+    const generatedAt = performance.now();
+    const answers = await Promise.all(previews);
+    const previewsDoneAt = performance.now();
+    assertHealthy(await health.stop(), 'a flood of split previews');
+
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    assert.ok(generated.ms < 10_000, `generate waited ${Math.round(generated.ms)} ms`);
+    assert.ok(previewsDoneAt - generatedAt > 100, 'the previews were still rendering when generate was answered');
+    // One preview renders, one waits, the third is refused at once: the lane's queue is full.
+    const statuses = answers.map((answer) => answer.status).sort();
+    assert.deepEqual(statuses, [200, 200, 503], answers.map((answer) => String(answer.json.message).slice(0, 200)).join(' | '));
+    assert.equal(answers.find((answer) => answer.status === 503)!.json.error, 'overloaded');
+  });
+
+  /** A document of `count` remote images, each a different URL, written as reference-style images. */
+  const referenceImages = (count: number, tag: string) =>
+    `${Array.from({ length: count }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: count }, (_, i) => `[r${i}]: ${images.origin}/red.png?${tag}-${i}`).join('\n')}`;
+
+  it('reference-style images are charged one by one before they are fetched, and the /64 of an IPv6 client shares one budget', async () => {
+    const hitsBefore = images.hits.length;
+    const first = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'a') }, from('2001:db8:0:7::1'));
+    assert.equal(first.status, 200, first.json.message);
+    assert.equal(first.json.cards[0].html.match(/data:image\/png/g)?.length, 45);
+    // Another address of the same /64: the same budget, which 45 more images overdraw.
+    const second = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'b') }, from('2001:db8:0:7:ffff::2'));
+    assert.equal(second.status, 429, second.json.message);
+    assert.equal(second.json.error, 'rate_limited');
+    assert.match(second.json.message, /Too many previews from this address; retry in \d+ s/);
+    const fetched = images.hits.length - hitsBefore;
+    assert.ok(fetched <= 45 + 5, `${fetched} images were fetched; the budget pays for about 48`);
+    // The next /64 has a budget of its own.
+    const third = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(3, 'c') }, from('2001:db8:0:8::1'));
+    assert.equal(third.status, 200, third.json.message);
+  });
+
+  it('a split preview of large cards is charged by their pixels: the same preview again from that client waits', async () => {
+    const markdown = Array.from({ length: 3 }, (_, i) => `# Card ${i + 1}`).join('\n\n---\n\n');
+    // 3 cards of 2,000 × 2,000 px at scale 2: 48 million device pixels, 48 tokens on top of 6: more
+    // than the burst of 50, so it takes a full bucket, and the same preview again waits for one.
+    const body = { markdown, splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 };
+    const big = await post(service.baseUrl, '/api/preview', body, from('203.0.113.9'));
+    assert.equal(big.status, 200, big.json.message);
+    assert.equal(big.json.cards.length, 3);
+    const again = await post(service.baseUrl, '/api/preview', body, from('203.0.113.9'));
+    assert.equal(again.status, 429, again.json.message);
+    // Another client is not affected, and small previews stay cheap.
+    assert.equal((await post(service.baseUrl, '/api/preview', { markdown: '# small' }, from('203.0.113.10'))).status, 200);
+  });
+});

@@ -7,7 +7,7 @@ import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
 import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
 import { normalizeRequest } from '../src/cards/request/normalize.js';
-import { budgetKey, capturedCardsCost, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
+import { budgetKey, capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
 import { redPng } from './helpers/local-image-server.js';
 
 describe('budgetKey', () => {
@@ -38,9 +38,18 @@ describe('what a preview costs', () => {
     assert.equal(previewCost(normalizeRequest({ markdown: 'a'.repeat(4000), splitMode: 'autoSplit' })), 8);
   });
 
-  it('captured cards by their device pixels: 50 cards of 2,000 × 4,000 at scale 2 cost 800 tokens, one small card half a token', () => {
-    assert.equal(capturedCardsCost(50 * 4000 * 8000), 800);
-    assert.equal(capturedCardsCost(880 * 1172), 0.515_68);
+  it('captured cards by their device pixels: 50 cards of 2,000 × 4,000 at scale 2 cost 1,600 tokens, a card of the default size one', () => {
+    assert.equal(capturedCardsCost(50 * 4000 * 8000), 1600);
+    assert.equal(Math.round(capturedCardsCost(880 * 1172)), 1);
+  });
+
+  it('one preview is never charged more than a full bucket in all: it passes once the bucket is full, and the next waits', async () => {
+    const budget = new PreviewBudget({ burst: 50, refillPerSecond: 1 });
+    const client = budgetKey('198.51.100.2');
+    const bill = new PreviewBill(budget, client);
+    bill.charge(6);
+    bill.charge(48);
+    assert.throws(() => new PreviewBill(budget, client).charge(6), /Too many previews from this address; retry in 6 s/);
   });
 
   it('a cost above the burst takes a whole bucket once it is full, and is refused until then', () => {

@@ -1,6 +1,7 @@
 // The live preview of the web page: the cards of a request as the editor shows them, built by
 // the same stages as the images (theme, Markdown → sanitized HTML, card markup), so the page shows
 // exactly what Generate will render.
+import { CardError } from './errors.js';
 import { renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
@@ -35,6 +36,24 @@ export interface PreviewMeter {
   cards(count: number, devicePixels: number): void;
 }
 
+/**
+ * What the meter threw, carried through the render pool as a refusal of the request (a CardError),
+ * so the pool neither takes it for a crash to retry nor closes the page, which is clean.
+ */
+class MeterRefusal extends CardError {
+  constructor(readonly refusal: unknown) {
+    super('busy', 'the preview was refused by its meter', { cause: refusal });
+  }
+}
+
+function chargeOrRefuse(charge: () => void): void {
+  try {
+    charge();
+  } catch (error) {
+    throw new MeterRefusal(error);
+  }
+}
+
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
   const { theme, mode, warnings, html } = await prepareContent(parts, request, signal, meter && (() => meter.remoteImage()));
   let cards: PreviewCard[];
@@ -46,10 +65,12 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
     // Split cards exist only after the browser has measured the content: show what it renders, on
     // the preview's own render pages (see Renderer).
     const scale = Math.min(request.scale, maxPreviewScale);
-    const images = await parts.renderer.run(signal, (page) =>
-      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits, meter && ((count, pixels) => meter.cards(count, pixels))),
-      'previews',
-    );
+    const chargeCards = meter && ((count: number, pixels: number) => chargeOrRefuse(() => meter.cards(count, pixels)));
+    const images = await parts.renderer
+      .run(signal, (page) => renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
+      .catch((error: unknown) => {
+        throw error instanceof MeterRefusal ? error.refusal : error;
+      });
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,
       width: image.width / scale,

@@ -26,6 +26,11 @@ export class PreviewBudget {
 
   constructor(private readonly options: PreviewBudgetOptions) {}
 
+  /** Tokens of a full bucket. */
+  get burst(): number {
+    return this.options.burst;
+  }
+
   /**
    * Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. A cost
    * above the burst takes a full bucket: it is affordable, once, after a full wait.
@@ -56,6 +61,27 @@ export class PreviewBudget {
   }
 }
 
+/**
+ * The charges of one preview to one client's bucket, made as its costs become known. Together they
+ * never exceed a full bucket, so every preview can pass once the client has waited for one.
+ */
+export class PreviewBill {
+  private charged = 0;
+
+  constructor(
+    private readonly budget: PreviewBudget,
+    private readonly client: string,
+  ) {}
+
+  /** Takes `cost` tokens (or what is left of a full bucket), or throws 429 rate_limited. */
+  charge(cost: number): void {
+    const due = Math.min(cost, this.budget.burst - this.charged);
+    if (due <= 0) return;
+    this.budget.spend(this.client, due);
+    this.charged += due;
+  }
+}
+
 /** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */
 const charactersPerToken = 2000;
 
@@ -74,8 +100,8 @@ export function previewCost(request: CardRequest): number {
  */
 export const remoteImageCost = 1;
 
-/** Capturing a split preview: a token per 2 million device pixels of its cards (about 4 cards at the default size). */
-const devicePixelsPerToken = 2_000_000;
+/** Capturing a split preview: a token per million device pixels of its cards (about a card of the default size). */
+const devicePixelsPerToken = 1_000_000;
 
 /** What capturing the laid-out cards of a split preview costs, in tokens. */
 export const capturedCardsCost = (devicePixels: number): number => devicePixels / devicePixelsPerToken;

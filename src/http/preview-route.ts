@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
-import { budgetKey, capturedCardsCost, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { budgetKey, capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -21,11 +21,11 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
-    const client = budgetKey(request.ip);
-    budget.spend(client, previewCost(cardRequest));
+    const bill = new PreviewBill(budget, budgetKey(request.ip));
+    bill.charge(previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
-      remoteImage: () => budget.spend(client, remoteImageCost),
-      cards: (_count, devicePixels) => budget.spend(client, capturedCardsCost(devicePixels)),
+      remoteImage: () => bill.charge(remoteImageCost),
+      cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
     });
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
