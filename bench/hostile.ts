@@ -1,7 +1,8 @@
 // `npm run bench:hostile`: each hostile input of test/hostile.test.ts sent to the built service
 // (`node dist/server.js`) on loopback while a normal client keeps previewing a small document and
-// asking /health. Prints, per attack, its status and time to answer, and the normal client's p50/p99
-// latency while it ran, against the same client with no attack. It measures; it asserts nothing.
+// asking /health, and another generating a small card. Prints, per attack, its status and time to
+// answer, and the normal clients' p50/p99 latency while it ran, against the same clients with no
+// attack. It measures; it asserts nothing.
 //
 // Knobs: BASELINE_SECONDS (default 5) and any service variable (MARKDOWN_THREADS,
 // MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
@@ -45,6 +46,18 @@ const slowBody = async (service: ServiceProcess) => {
   });
 };
 
+/** `count` requests at once; their statuses, e.g. "200 200 503 429". */
+const many = (count: number, route: string, body: unknown) => async (service: ServiceProcess) =>
+  (await Promise.all(Array.from({ length: count }, () => post(route, body)(service)))).sort().join(' ');
+
+/** Nested <use>: drawing it would repeat one square 10^11 times. */
+let useBomb = '<path id="a0" d="M0 0h1v1z"/>';
+for (let i = 1; i <= 11; i++) useBomb += `<g id="a${i}">${`<use href="#a${i - 1}"/>`.repeat(10)}</g>`;
+const useBombSvg = `data:image/svg+xml;base64,${Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400">${useBomb}<use href="#a11"/></svg>`).toString('base64')}`;
+
+const gradientLayers = Array.from({ length: 40 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
+const heavyCard = `<div style="height:3900px;background:${gradientLayers.join(',')};filter:blur(9px) saturate(3)">heavy</div>`;
+
 const attacks: Attack[] = [
   { name: '"*_" × 50,000 (preview)', send: post('/api/preview', { markdown: '*_'.repeat(50_000) }) },
   { name: '"[" × 10,000', send: post('/api/generate', { markdown: '['.repeat(10_000) }) },
@@ -58,12 +71,18 @@ const attacks: Attack[] = [
   { name: 'MDX <span> × 3,000', send: post('/api/generate', { markdown: `${'<span>'.repeat(3000)}x${'</span>'.repeat(3000)}`, mdxMode: true }) },
   { name: 'highlight list of 12,000 ranges', send: post('/api/generate', { markdown: `\`\`\`ts {${Array.from({ length: 12_000 }, (_, i) => i + 1).join(',')}}\nx\n\`\`\`` }) },
   { name: 'slow body (1 byte / 100 ms)', send: slowBody },
+  { name: 'SVG <use> bomb (split preview)', send: post('/api/preview', { markdown: `![bomb](${useBombSvg})`, splitMode: 'autoSplit' }) },
+  { name: 'stacked gradients, 2000×4000 × 2', send: post('/api/generate', { markdown: heavyCard, width: 2000, height: 4000, scale: 2, overHiddenMode: true }) },
+  { name: '50 cards of 2000×4000 × 3', send: post('/api/generate', { markdown: Array.from({ length: 50 }, (_, i) => `# ${i}`).join('\n\n---\n\n'), splitMode: 'hrSplit', width: 2000, height: 4000, scale: 3 }) },
+  { name: '6 split previews at once, 2000×2000', send: many(6, '/api/preview', { markdown: '# a\n\n---\n\n# b\n\n---\n\n# c', splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 }) },
+  { name: '45 reference-style images (preview) × 3', send: many(3, '/api/preview', { markdown: `${Array.from({ length: 45 }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: 45 }, (_, i) => `[r${i}]: http://203.0.113.1/${i}.png`).join('\n')}` }) },
 ];
 
 /** A normal client (previews, one at a time) and a /health prober, until stopped. */
 function normalClient(service: ServiceProcess) {
   const preview: number[] = [];
   const health: number[] = [];
+  const generate: number[] = [];
   let running = true;
   const loop = async (samples: number[], request: () => Promise<Response>, pauseMs: number) => {
     while (running) {
@@ -78,29 +97,31 @@ function normalClient(service: ServiceProcess) {
     // About 5 previews a second: well within one client's preview budget.
     loop(preview, () => fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown: normalDocument }) }), 200),
     loop(health, () => fetch(`${service.baseUrl}/health`), 20),
+    // A paying client: a small card twice a second, which previews must never hold up.
+    loop(generate, () => service.generate({ markdown: '# Normal card' }), 500),
   ]);
   return {
     async stop() {
       running = false;
       await loops;
-      return { preview, health };
+      return { preview, health, generate };
     },
   };
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : '–');
-const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([34, 8, 11, 22, 22][i] ?? 10)).join(''));
+const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([40, 16, 11, 22, 22, 22][i] ?? 10)).join(''));
 const latencies = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`;
 
 async function main(): Promise<void> {
   const service = await startServiceProcess({ LOG_LEVEL: 'warn', RENDER_CACHE: 'off' });
   try {
     await (await service.generate({ markdown: '# warm-up' })).arrayBuffer();
-    row(['attack', 'status', 'answered', 'preview p50 / p99', '/health p50 / p99']);
+    row(['attack', 'status', 'answered', 'preview p50 / p99', '/health p50 / p99', 'generate p50 / p99']);
     const baseline = normalClient(service);
     await new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000));
     const quiet = await baseline.stop();
-    row(['(none: baseline)', '', '', latencies(quiet.preview), latencies(quiet.health)]);
+    row(['(none: baseline)', '', '', latencies(quiet.preview), latencies(quiet.health), latencies(quiet.generate)]);
     for (const attack of attacks) {
       const client = normalClient(service);
       const started = performance.now();
@@ -109,7 +130,7 @@ async function main(): Promise<void> {
       // At least a second of the normal client's figures, however fast the attack was refused.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - took)));
       const during = await client.stop();
-      row([attack.name, status, ms(took), latencies(during.preview), latencies(during.health)]);
+      row([attack.name, status, ms(took), latencies(during.preview), latencies(during.health), latencies(during.generate)]);
       // Let the pool settle (a worker stopped for its CPU budget is being replaced).
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
