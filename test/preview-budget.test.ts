@@ -7,10 +7,11 @@ import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
 import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
 import { normalizeRequest } from '../src/cards/request/normalize.js';
-import { budgetKey, capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
+import { clientKey } from '../src/http/client-key.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
 import { redPng } from './helpers/local-image-server.js';
 
-describe('budgetKey', () => {
+describe('clientKey: whose budget a request spends', () => {
   for (const [address, key] of [
     ['203.0.113.7', '203.0.113.7'],
     ['::ffff:203.0.113.7', '203.0.113.7'],
@@ -20,15 +21,15 @@ describe('budgetKey', () => {
     ['2001:db8:1:3::1', '2001:db8:1:3::/64'],
     ['::1', '0:0:0:0::/64'],
   ] as const) {
-    it(`${address} spends the budget of ${key}`, () => assert.equal(budgetKey(address), key));
+    it(`${address} spends the budget of ${key}`, () => assert.equal(clientKey(address), key));
   }
 
   it('addresses of one /64 share a bucket; the next /64 has its own', () => {
     const budget = new PreviewBudget({ burst: 3, refillPerSecond: 1 });
     const now = 1_000_000;
-    budget.spend(budgetKey('2001:db8:0:1::a'), 2, now);
-    assert.throws(() => budget.spend(budgetKey('2001:db8:0:1:ffff::b'), 2, now), /Too many previews from this address/);
-    budget.spend(budgetKey('2001:db8:0:2::a'), 2, now);
+    budget.spend(clientKey('2001:db8:0:1::a'), 2, now);
+    assert.throws(() => budget.spend(clientKey('2001:db8:0:1:ffff::b'), 2, now), /Too many previews from this address/);
+    budget.spend(clientKey('2001:db8:0:2::a'), 2, now);
   });
 });
 
@@ -45,7 +46,7 @@ describe('what a preview costs', () => {
 
   it('one preview is never charged more than a full bucket in all: it passes once the bucket is full, and the next waits', async () => {
     const budget = new PreviewBudget({ burst: 50, refillPerSecond: 1 });
-    const client = budgetKey('198.51.100.2');
+    const client = clientKey('198.51.100.2');
     const bill = new PreviewBill(budget, client);
     bill.charge(6);
     bill.charge(48);
@@ -54,7 +55,7 @@ describe('what a preview costs', () => {
 
   it('a cost above the burst takes a whole bucket once it is full, and is refused until then', () => {
     const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
-    const client = budgetKey('198.51.100.1');
+    const client = clientKey('198.51.100.1');
     budget.spend(client, 800, 0);
     assert.throws(() => budget.spend(client, 800, 1000), (error: Error & { retryAfter?: number }) => /retry in 2 s/.test(error.message));
     budget.spend(client, 800, 3000);

@@ -1,9 +1,8 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per client
-// (budgetKey: an IPv4 address, or an IPv6 /64) whose cost grows with the work asked for, so typing
+// (client-key.ts: an IPv4 address, or an IPv6 /64) whose cost grows with the work asked for, so typing
 // in the editor never hits it but a script posting 100,000-character documents in a loop gets 429
 // long before it can take the CPU. The cost is charged as it becomes known: the document up front,
 // each remote image before it is fetched, the cards of a split preview once laid out.
-import ipaddr from 'ipaddr.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
 
@@ -105,16 +104,3 @@ const devicePixelsPerToken = 1_000_000;
 
 /** What capturing the laid-out cards of a split preview costs, in tokens. */
 export const capturedCardsCost = (devicePixels: number): number => devicePixels / devicePixelsPerToken;
-
-/**
- * Whose budget a request spends: an IPv4 address as it is, an IPv6 address by its /64 (one host
- * is usually given a whole /64, so a per-address budget would be no budget), an IPv4 address
- * written as IPv6 (::ffff:a.b.c.d) as the IPv4 address it is.
- */
-export function budgetKey(address: string): string {
-  if (!ipaddr.isValid(address)) return address;
-  const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
-  return `${prefix.join(':')}::/64`;
-}

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
-import { budgetKey, capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { clientKey } from './client-key.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -21,7 +22,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
-    const bill = new PreviewBill(budget, budgetKey(request.ip));
+    const bill = new PreviewBill(budget, clientKey(request.ip));
     bill.charge(previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
       remoteImage: () => bill.charge(remoteImageCost),

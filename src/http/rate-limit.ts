@@ -2,6 +2,7 @@
 // Requests are counted per API key; requests without a valid key per client address. The counter
 // key is a digest of the API key, so no key is ever stored in memory maps, Redis or logs as is.
 // With REDIS_URL the counters live in Redis and are shared by every replica.
+import { clientKey } from './client-key.js';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { httpFailures } from './http-errors.js';
@@ -30,7 +31,7 @@ export async function registerRateLimit(app: FastifyInstance, settings: RateLimi
     keyGenerator: (request) => {
       const key = request.headers['x-api-key'];
       const id = typeof key === 'string' ? apiKeys.idOf(key) : undefined;
-      return id ? `key:${id}` : `ip:${request.ip}`;
+      return id ? `key:${id}` : `ip:${clientKey(request.ip)}`;
     },
     errorResponseBuilder: (_request, context) =>
       httpFailures.keyRateLimited(context.max, context.after, Math.max(1, Math.ceil(context.ttl / 1000))),
