@@ -1,0 +1,271 @@
+// Hostile inputs that reach the browser: a tab that crashes, what one request may cost it (device
+// pixels, bytes, drawing time), SVG images, and previews, which have render pages and a budget of
+// their own. As in hostile.test.ts, every attack goes over real HTTP to a real service (real
+// Chromium) while a second client keeps asking /health (and, where it matters, for a normal card).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { watchHealth } from './helpers/health-watch.js';
+import { assertHealthy, post } from './helpers/hostile.js';
+import { countNear, decodePng, download } from './helpers/images.js';
+import { redSvg, startImageServer, useBombSvg, type LocalImageServer } from './helpers/local-image-server.js';
+import { metric } from './helpers/metrics.js';
+import { eventually, processesInGroups } from './helpers/processes.js';
+import { startService, testApiKey, type RunningService } from './helpers/service.js';
+
+describe('a tab that crashes during a render', () => {
+  let service: RunningService;
+  const logLines: string[] = [];
+  const deadlineMs = 60_000;
+
+  before(async () => {
+    service = await startService({ REQUEST_TIMEOUT_MS: String(deadlineMs), RENDER_CACHE: 'off' }, { log: (line) => logLines.push(line) });
+  });
+  after(async () => service?.close());
+
+  it('fails that attempt at once and retries it on a fresh page: the request succeeds long before its deadline', async () => {
+    const browserPid = service.app.cards.renderer.browserPid!;
+    // Enough cards to keep the page busy for a while, so the crash lands during layout or capture.
+    const sections = Array.from({ length: 12 }, (_, i) => `## Part ${i + 1}\n\n<div style="height:700px;background:linear-gradient(135deg,#fde,#def);filter:blur(3px)">${i}</div>`);
+    const health = watchHealth(service.baseUrl);
+    const started = performance.now();
+    const rendering = service.generate({ markdown: sections.join('\n\n'), splitMode: 'autoSplit', scale: 2 });
+    assert.ok(await eventually(() => service.app.cards.renderer.activeRenders > 0, 20_000), 'the render started');
+    // A tab crash as Chromium has them (out of memory, a renderer bug): its renderer process dies;
+    // the browser itself lives on.
+    const renderers = processesInGroups([browserPid]).filter((p) => p.cmdline.includes('--type=renderer'));
+    assert.ok(renderers.length > 0, 'the pages have renderer processes');
+    for (const renderer of renderers) process.kill(renderer.pid, 'SIGKILL');
+    const { status, json } = await rendering;
+    const ms = performance.now() - started;
+    assertHealthy(await health.stop(), 'a tab crash');
+
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.ok(json.images.length >= 12, `${json.images.length} cards`);
+    assert.ok(ms < deadlineMs / 3, `answered after ${Math.round(ms)} ms; a crash noticed only at the deadline takes ${deadlineMs} ms`);
+    assert.equal(await metric(service.baseUrl, 'cardwright_render_retries_total'), 1);
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 0, 'the browser itself did not die');
+    assert.ok(logLines.some((line) => line.includes('render page crashed') && line.includes('retrying once on a fresh page')), 'the retry is logged with its cause');
+    // The crashed pages are not handed out again: the next request renders at once.
+    const next = await service.generate({ markdown: '# After the crash' });
+    assert.equal(next.status, 200, JSON.stringify(next.json));
+  });
+});
+
+const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+
+describe('what one request may cost the browser: pixels, bytes, drawing time, SVG images', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+  const stepTimeoutMs = 10_000;
+
+  before(async () => {
+    images = await startImageServer();
+    service = await startService({
+      RENDER_CACHE: 'off',
+      REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}`,
+      MAX_REQUEST_MEGAPIXELS: '100',
+      MAX_REQUEST_MB: '1',
+      CARD_RENDER_TIMEOUT_MS: String(stepTimeoutMs),
+      PREVIEW_BUDGET_BURST: '1000000',
+      PREVIEW_BUDGET_PER_SECOND: '1000000',
+    });
+  });
+  after(async () => {
+    await service?.close();
+    await images?.close();
+  });
+
+  /**
+   * Sends one attack while a second client watches /health and asks for a normal card half a second
+   * in; answers the attack's result and asserts the normal client was served.
+   */
+  async function alongside(route: '/api/generate' | '/api/preview', body: unknown) {
+    const health = watchHealth(service.baseUrl);
+    const normal = new Promise((resolve) => setTimeout(resolve, 500)).then(() => post(service.baseUrl, '/api/generate', { markdown: '# Normal card' }, { 'x-api-key': testApiKey }));
+    try {
+      return await post(service.baseUrl, route, body, { 'x-api-key': testApiKey });
+    } finally {
+      const served = await normal;
+      assertHealthy(await health.stop(), `${route} with ${JSON.stringify(body).slice(0, 40)}…`);
+      assert.equal(served.status, 200, `the normal client was not served: ${JSON.stringify(served.json)}`);
+      assert.ok(served.ms < 20_000, `the normal client waited ${Math.round(served.ms)} ms`);
+    }
+  }
+
+  it('cards over the pixel budget are refused after layout, before any capture, naming the total and the limit', async () => {
+    // 12 cards of 1,000 × 1,000 px at scale 3: 9 million device pixels each.
+    const markdown = Array.from({ length: 12 }, (_, i) => `# Card ${i + 1}`).join('\n\n---\n\n');
+    const { status, json, ms } = await alongside('/api/generate', { markdown, splitMode: 'hrSplit', width: 1000, height: 1000, scale: 3 });
+    assert.equal(status, 400, JSON.stringify(json));
+    assert.equal(json.error, 'invalid_request');
+    assert.equal(json.message.split('.')[0], 'The 12 cards would total 108 million device pixels at scale 3; the limit is 100 million per request');
+    assert.ok(ms < 10_000, `answered after ${Math.round(ms)} ms`);
+  });
+
+  it('images over the byte budget are refused as they are captured, naming the size and the limit', async () => {
+    // A 600 px noise image (it does not compress) on each of two cards: about 0.9 MB each.
+    const markdown = Array.from({ length: 2 }, (_, i) => `![noise ${i}](${images.origin}/noise.png)`).join('\n\n---\n\n');
+    const { status, json, ms } = await alongside('/api/generate', { markdown, splitMode: 'hrSplit', width: 600, height: 700, scale: 1 });
+    assert.equal(status, 400, JSON.stringify(json));
+    assert.equal(json.error, 'invalid_request');
+    assert.match(json.message, /^The images reached [\d.]+ MB with card 2 of 2; the limit is 1 MB per request\. Use format "jpeg" or "webp"/);
+    assert.ok(ms < 10_000, `answered after ${Math.round(ms)} ms`);
+  });
+
+  it('a card the browser takes too long to draw is cut off at CARD_RENDER_TIMEOUT_MS with a 400 naming heavy effects', async () => {
+    const layers = Array.from({ length: 40 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
+    const markdown = `<div style="height:3900px;background:${layers.join(',')};filter:blur(9px) saturate(3)">heavy</div>`;
+    const discardedBefore = await metric(service.baseUrl, 'cardwright_pages_discarded_total');
+    const { status, json, ms } = await alongside('/api/generate', { markdown, width: 2000, height: 4000, scale: 2, overHiddenMode: true });
+    assert.equal(status, 400, JSON.stringify(json));
+    assert.equal(json.error, 'invalid_request');
+    assert.match(json.message, /^(Drawing the card|Laying out the content) took longer than 10,000 ms and was stopped\. Heavy CSS effects .* are the likely cause/);
+    assert.ok(ms < stepTimeoutMs + 8000, `answered after ${Math.round(ms)} ms`);
+    // The page that was still drawing is closed, never cleared and handed to the next request.
+    assert.ok((await metric(service.baseUrl, 'cardwright_pages_discarded_total')) > discardedBefore);
+  });
+
+  it('an SVG data: image is drawn by the server as PNG: the page never gets an SVG, the card shows it', async () => {
+    const { status, json } = await post(service.baseUrl, '/api/preview', { markdown: `![red](${svgDataUrl(redSvg)})` });
+    assert.equal(status, 200, JSON.stringify(json));
+    const html: string = json.cards[0].html;
+    assert.doesNotMatch(html, /svg/i);
+    assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="red" width="100">/);
+    const generated = await service.generate({ markdown: `![red](${svgDataUrl(redSvg)})`, scale: 1 });
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    const card = decodePng((await download(generated.json.images[0].url)).bytes);
+    // Drawn 100 × 50 CSS px (its own size), from a PNG of twice that.
+    assert.ok(countNear(card, [230, 20, 20], 30) >= 100 * 50 * 0.9, 'the SVG is drawn on the card at its own size');
+  });
+
+  it('a remote SVG is drawn as PNG; one that refers to anything outside itself is refused without a fetch', async () => {
+    const { status, json } = await post(service.baseUrl, '/api/preview', {
+      markdown: `![remote](${images.origin}/red.svg)\n\n<img alt="outside" src="${images.origin}/external.svg">`,
+    });
+    assert.equal(status, 200, JSON.stringify(json));
+    const html: string = json.cards[0].html;
+    assert.doesNotMatch(html, /image\/svg/i);
+    assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="remote" width="100">/);
+    assert.match(html, /image-placeholder[^>]*>outside</);
+    assert.ok(images.hits.includes('/external.svg'));
+    assert.ok(!images.hits.includes('/inside-svg.png'), 'the SVG loaded an image');
+  });
+
+  for (const [name, src] of [
+    ['data:', () => svgDataUrl(useBombSvg())],
+    ['remote', () => `${images.origin}/bomb.svg`],
+    ['data: declared image/png', () => `data:image/png;base64,${Buffer.from(useBombSvg()).toString('base64')}`],
+  ] as const) {
+    it(`a ${name} SVG <use> bomb is refused at once, drawn as its alt text`, async () => {
+      const { status, json, ms } = await alongside('/api/preview', { markdown: `<img alt="bomb" src="${src()}">`, splitMode: 'autoSplit' });
+      assert.equal(status, 200, JSON.stringify(json));
+      assert.ok(ms < 5000, `answered after ${Math.round(ms)} ms`);
+      // A split preview is an image: the bomb became its alt text, so the card is not blank.
+      assert.match(json.cards[0].image, /^data:image\/webp;base64,/);
+    });
+  }
+
+  it('SVG <use> bombs of any depth and fan-out are answered in bounded time (fast-check)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 14 }), fc.integer({ min: 2, max: 12 }), async (levels, fanOut) => {
+        let body = '<rect id="a0" width="1" height="1"/>';
+        for (let i = 1; i <= levels; i++) body += `<g id="a${i}">${`<use href="#a${i - 1}"/>`.repeat(fanOut)}</g>`;
+        const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="50" height="50">${body}<use href="#a${levels}"/></svg>`;
+        const { status, json, ms } = await post(service.baseUrl, '/api/preview', { markdown: `![x](${svgDataUrl(svg)})` });
+        assert.equal(status, 200, JSON.stringify(json));
+        assert.ok(ms < 8000, `answered after ${Math.round(ms)} ms`);
+        const drawn = /data:image\/png/.test(json.cards[0].html);
+        // Well within the 50,000 drawn elements it is drawn; when the last <use> alone repeats more, refused.
+        const repeats = fanOut ** levels;
+        if (repeats <= 1000) assert.ok(drawn, `${levels} levels of ${fanOut} were not drawn`);
+        if (repeats > 50_000) assert.ok(!drawn, `${levels} levels of ${fanOut} were drawn`);
+        assert.doesNotMatch(json.cards[0].html, /image\/svg/);
+      }),
+      { numRuns: 10 },
+    );
+  });
+});
+
+describe('previews: render pages of their own, and a budget charged by what they cost', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+
+  before(async () => {
+    images = await startImageServer();
+    service = await startService({
+      RENDER_CACHE: 'off',
+      RENDER_CONCURRENCY: '1',
+      PREVIEW_RENDER_CONCURRENCY: '1',
+      PREVIEW_QUEUE_MAX: '1',
+      // Each test client gives its own address in X-Forwarded-For.
+      TRUST_PROXY: 'true',
+      REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}`,
+      // A small refill, so what a test spends is still missing when its next preview comes.
+      PREVIEW_BUDGET_BURST: '50',
+      PREVIEW_BUDGET_PER_SECOND: '1',
+    });
+  });
+  after(async () => {
+    await service?.close();
+    await images?.close();
+  });
+
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+
+  it('split previews that keep their page busy never hold up /api/generate, which has its page to itself', async () => {
+    const layers = Array.from({ length: 30 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
+    const heavy = { markdown: `<div style="height:2300px;background:${layers.join(',')};filter:blur(6px)">heavy</div>`, splitMode: 'autoSplit', width: 800, height: 1000, scale: 2 };
+    const health = watchHealth(service.baseUrl);
+    const previews = [1, 2, 3].map((i) => post(service.baseUrl, '/api/preview', heavy, from(`198.51.100.${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const generated = await post(service.baseUrl, '/api/generate', { markdown: '# Paid for' }, { 'x-api-key': testApiKey });
+    const generatedAt = performance.now();
+    const answers = await Promise.all(previews);
+    const previewsDoneAt = performance.now();
+    assertHealthy(await health.stop(), 'a flood of split previews');
+
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    assert.ok(generated.ms < 10_000, `generate waited ${Math.round(generated.ms)} ms`);
+    assert.ok(previewsDoneAt - generatedAt > 100, 'the previews were still rendering when generate was answered');
+    // One preview renders, one waits, the third is refused at once: the lane's queue is full.
+    const statuses = answers.map((answer) => answer.status).sort();
+    assert.deepEqual(statuses, [200, 200, 503], answers.map((answer) => String(answer.json.message).slice(0, 200)).join(' | '));
+    assert.equal(answers.find((answer) => answer.status === 503)!.json.error, 'overloaded');
+  });
+
+  /** A document of `count` remote images, each a different URL, written as reference-style images. */
+  const referenceImages = (count: number, tag: string) =>
+    `${Array.from({ length: count }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: count }, (_, i) => `[r${i}]: ${images.origin}/red.png?${tag}-${i}`).join('\n')}`;
+
+  it('reference-style images are charged one by one before they are fetched, and the /64 of an IPv6 client shares one budget', async () => {
+    const hitsBefore = images.hits.length;
+    const first = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'a') }, from('2001:db8:0:7::1'));
+    assert.equal(first.status, 200, first.json.message);
+    assert.equal(first.json.cards[0].html.match(/data:image\/png/g)?.length, 45);
+    // Another address of the same /64: the same budget, which 45 more images overdraw.
+    const second = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'b') }, from('2001:db8:0:7:ffff::2'));
+    assert.equal(second.status, 429, second.json.message);
+    assert.equal(second.json.error, 'rate_limited');
+    assert.match(second.json.message, /Too many previews from this address; retry in \d+ s/);
+    const fetched = images.hits.length - hitsBefore;
+    assert.ok(fetched <= 45 + 5, `${fetched} images were fetched; the budget pays for about 48`);
+    // The next /64 has a budget of its own.
+    const third = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(3, 'c') }, from('2001:db8:0:8::1'));
+    assert.equal(third.status, 200, third.json.message);
+  });
+
+  it('a split preview of large cards is charged by their pixels: the same preview again from that client waits', async () => {
+    const markdown = Array.from({ length: 3 }, (_, i) => `# Card ${i + 1}`).join('\n\n---\n\n');
+    // 3 cards of 2,000 × 2,000 px at scale 2: 48 million device pixels, 48 tokens on top of 6: more
+    // than the burst of 50, so it takes a full bucket, and the same preview again waits for one.
+    const body = { markdown, splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 };
+    const big = await post(service.baseUrl, '/api/preview', body, from('203.0.113.9'));
+    assert.equal(big.status, 200, big.json.message);
+    assert.equal(big.json.cards.length, 3);
+    const again = await post(service.baseUrl, '/api/preview', body, from('203.0.113.9'));
+    assert.equal(again.status, 429, again.json.message);
+    // Another client is not affected, and small previews stay cheap.
+    assert.equal((await post(service.baseUrl, '/api/preview', { markdown: '# small' }, from('203.0.113.10'))).status, 200);
+  });
+});
