@@ -110,7 +110,7 @@ function normalClient(service: ServiceProcess) {
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : '–');
-const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([40, 16, 11, 22, 22, 22][i] ?? 10)).join(''));
+const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([40, 26, 11, 22, 22, 22][i] ?? 10)).join(''));
 const latencies = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`;
 
 async function main(): Promise<void> {
