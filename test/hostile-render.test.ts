@@ -3,6 +3,7 @@
 // their own. As in hostile.test.ts, every attack goes over real HTTP to a real service (real
 // Chromium) while a second client keeps asking /health (and, where it matters, for a normal card).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { watchHealth } from './helpers/health-watch.js';
@@ -51,6 +52,20 @@ describe('a tab that crashes during a render', () => {
     assert.equal(next.status, 200, JSON.stringify(next.json));
   });
 });
+
+/** CPU time used so far by the renderer processes of a browser, in ms (clock ticks of 10 ms). */
+function rendererCpuMs(browserPid: number): number {
+  let ticks = 0;
+  for (const renderer of processesInGroups([browserPid]).filter((p) => p.cmdline.includes('--type=renderer'))) {
+    try {
+      const fields = fs.readFileSync(`/proc/${renderer.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited while we looked
+    }
+  }
+  return ticks * 10;
+}
 
 const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
 
@@ -122,8 +137,16 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     assert.equal(json.error, 'invalid_request');
     assert.match(json.message, /^(Drawing the card|Laying out the content) took longer than 10,000 ms and was stopped\. Heavy CSS effects .* are the likely cause/);
     assert.ok(ms < stepTimeoutMs + 8000, `answered after ${Math.round(ms)} ms`);
-    // The page that was still drawing is closed, never cleared and handed to the next request.
+    // The page that was still drawing is closed, never cleared and handed to the next request, and
+    // its renderer stops drawing: the browser's renderers soon use almost no CPU.
     assert.ok((await metric(service.baseUrl, 'cardwright_pages_discarded_total')) > discardedBefore);
+    const browserPid = service.app.cards.renderer.browserPid!;
+    const quiet = await eventually(async () => {
+      const before = rendererCpuMs(browserPid);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return rendererCpuMs(browserPid) - before < 300;
+    }, 15_000);
+    assert.ok(quiet, 'a renderer kept drawing after its card was cut off');
   });
 
   it('an SVG data: image is drawn by the server as PNG: the page never gets an SVG, the card shows it', async () => {
