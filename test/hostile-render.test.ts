@@ -179,6 +179,10 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     ['data:', () => svgDataUrl(useBombSvg())],
     ['remote', () => `${images.origin}/bomb.svg`],
     ['data: declared image/png', () => `data:image/png;base64,${Buffer.from(useBombSvg()).toString('base64')}`],
+    [
+      'nested (an SVG <image> of a bomb)',
+      () => svgDataUrl(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><image width="400" height="400" href="${svgDataUrl(useBombSvg())}"/></svg>`),
+    ],
   ] as const) {
     it(`a ${name} SVG <use> bomb is refused at once, drawn as its alt text`, async () => {
       const { status, json, ms } = await alongside('/api/preview', { markdown: `<img alt="bomb" src="${src()}">`, splitMode: 'autoSplit' });

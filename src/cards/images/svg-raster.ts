@@ -27,6 +27,8 @@ const pixelsPerCssPx = 2;
 /** href / xlink:href / src / url() / @import that point anywhere but inside the file or at a data: URL. */
 const externalReference = /(?:\b(?:href|src)\s*=\s*["']?|url\(\s*["']?|@import\s+["']?)\s*(?!#|data:)([^"'\s)>]+)/i;
 
+const nestedSvg = /data:\s*image\/svg/i;
+
 /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
 export async function rasterizeIfSvg(image: FetchedImage): Promise<FetchedImage> {
   return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes) : image;
@@ -40,6 +42,8 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
   const text = svg.toString('utf8');
   const reference = externalReference.exec(text);
   if (reference) throw new RemoteImageRefused(`the SVG image refers to "${reference[1]!.slice(0, 80)}"; SVG images may not load anything`);
+  // An SVG inside the SVG (a data: URL of <image>) would be drawn without the count below.
+  if (nestedSvg.test(text)) throw new RemoteImageRefused('the SVG image holds another SVG image; SVG images inside SVG images are not drawn');
   const drawn = drawnElements(text, svgLimits.maxDrawnElements);
   if (drawn > svgLimits.maxDrawnElements) {
     throw new RemoteImageRefused(`the SVG image draws more than ${svgLimits.maxDrawnElements.toLocaleString('en-US')} elements (counting what <use> repeats)`);
