@@ -11,7 +11,7 @@ import { assertHealthy, post } from './helpers/hostile.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { redSvg, startImageServer, useBombSvg, type LocalImageServer } from './helpers/local-image-server.js';
 import { metric } from './helpers/metrics.js';
-import { eventually, processesInGroups } from './helpers/processes.js';
+import { eventually, listProcesses, processesInGroups } from './helpers/processes.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
 describe('a tab that crashes during a render', () => {
@@ -192,6 +192,17 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
       assert.match(json.cards[0].image, /^data:image\/webp;base64,/);
     });
   }
+
+  it('an SVG of stacked filters is stopped at 5 s: its drawing process is killed, the image drawn as its alt text', async () => {
+    const filters = '<feGaussianBlur stdDeviation="300"/><feMorphology radius="100"/>'.repeat(200);
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f">${filters}</filter><rect width="2000" height="2000" filter="url(#f)"/></svg>`;
+    const { status, json, ms } = await alongside('/api/preview', { markdown: `<img alt="filters" src="${svgDataUrl(svg)}">` });
+    assert.equal(status, 200, json.message);
+    assert.match(json.cards[0].html, /image-placeholder[^>]*>filters</);
+    assert.ok(ms > 4000 && ms < 5000 + 5000, `answered after ${Math.round(ms)} ms; SVGs may take 5 s`);
+    // Unstopped, it draws for minutes.
+    assert.equal(listProcesses().filter((p) => p.cmdline.includes('svg-raster-process')).length, 0, 'a drawing process is left');
+  });
 
   it('SVG <use> bombs of any depth and fan-out are answered in bounded time (fast-check)', async () => {
     await fc.assert(

@@ -1,9 +1,14 @@
 // SVG images become PNG here, on the server, before any card shows them: Chromium is never handed
 // an SVG. An SVG is a document, not a picture: a 1.7 KB file of nested <use> elements once held
 // two render pages for 200 s. libvips (sharp) draws it with librsvg instead, under bounds of its
-// own: input bytes, output pixels and time, on libuv's threads (never the event loop). librsvg
-// loads nothing outside the file when it is given bytes without a base URL; an SVG that refers to
-// anything outside itself is refused before it is drawn all the same.
+// own: input bytes, drawn elements and output pixels, checked before; time, by drawing in a short
+// process of its own (svg-raster-process.ts) that is killed at the limit, since librsvg cannot be
+// interrupted (stacked filters drew for minutes, past sharp's own timeout). librsvg loads nothing
+// outside the file when it is given bytes without a base URL; an SVG that refers to anything
+// outside itself is refused before it is drawn all the same.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 
@@ -60,15 +65,36 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
   // librsvg's density is in dots per inch; an SVG's own px are at 72.
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
-  try {
-    const { data, info } = await sharp(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) })
-      .timeout({ seconds: svgLimits.timeoutSeconds })
-      .png()
-      .toBuffer({ resolveWithObject: true });
-    return { mimeType: 'image/png', bytes: data, width: info.width, height: info.height, cssWidth: width };
-  } catch (error) {
-    throw new RemoteImageRefused(`the SVG image could not be drawn within the limits: ${(error as Error).message}`);
-  }
+  const png = await drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) });
+  const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
+  return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
+}
+
+// From source (tsx) this module is .ts and so is the process's script; from dist/ both are .js.
+const processScript = fileURLToPath(new URL(`./svg-raster-process${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+
+/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds. */
+function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    // The same loader flags as this process (tsx when running from source).
+    const child = spawn(process.execPath, [...process.execArgv, processScript, JSON.stringify(options)], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: svgLimits.timeoutSeconds * 1000,
+      killSignal: 'SIGKILL',
+    });
+    const output: Buffer[] = [];
+    let errors = '';
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+    child.stdin.on('error', () => {});
+    child.once('error', (error) => reject(new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)));
+    child.once('close', (code, signal) => {
+      if (code === 0) return resolve(Buffer.concat(output));
+      const why = signal ? `it took longer than ${svgLimits.timeoutSeconds} s` : errors.trim().split('\n')[0] || `exit code ${code}`;
+      reject(new RemoteImageRefused(`the SVG image could not be drawn within the limits: ${why}`));
+    });
+    child.stdin.end(svg);
+  });
 }
 
 interface SvgElement {
