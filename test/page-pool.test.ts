@@ -303,6 +303,28 @@ describe('page pool: failures', () => {
     assert.notEqual(await pool.run(never(), async (page) => page), used);
   });
 
+  it('retries on a freshly opened page, never on an idle one (a crash may have hit it too)', async () => {
+    const { pool, factory } = makePool({ concurrency: 2 });
+    // Two idle pages.
+    const first = started();
+    const second = started();
+    const both = Promise.all([pool.run(never(), first.work), pool.run(never(), second.work)]);
+    const idle = await Promise.all([first.page, second.page]);
+    first.finish.resolve('a');
+    second.finish.resolve('b');
+    await both;
+    await tick();
+    const pages: FakePage[] = [];
+    await pool.run(never(), async (page) => {
+      pages.push(page);
+      if (pages.length === 1) throw new Error('the render page crashed');
+      return 'ok';
+    });
+    assert.ok(idle.includes(pages[0]!), 'the first attempt used an idle page');
+    assert.ok(!idle.includes(pages[1]!), 'the retry got a page opened for it');
+    assert.equal(factory.pages.length, 3);
+  });
+
   it('counts a retry after a crash', async () => {
     const { pool, observer } = makePool({ concurrency: 1 });
     let calls = 0;

@@ -212,7 +212,14 @@ export class PagePool<P extends PoolPage> {
   private acquire(signal: AbortSignal, isRetry: boolean): Promise<P> {
     signal.throwIfAborted();
     if (this.closed) return Promise.reject(shuttingDown());
-    const ready = this.takeIdle();
+    // A retry follows a crash, which may have hit the idle pages too (every tab of a browser whose
+    // renderers were killed) before their crash is reported: it gets a page opened for it, and an
+    // idle page makes room for that one.
+    if (isRetry) {
+      const idle = this.idle.pop();
+      if (idle) this.closePage(idle);
+    }
+    const ready = isRetry ? undefined : this.takeIdle();
     if (ready) return Promise.resolve(ready);
     // A retry was admitted already; it is not refused for a queue that filled up meanwhile.
     if (!isRetry && this.slots >= this.options.concurrency && this.waiting.length >= this.options.queueMax) {
