@@ -4,6 +4,7 @@
 import type { Logger } from './logger.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
 import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
+import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
 import type { CardRequest } from './request/schema.js';
@@ -45,11 +46,14 @@ export interface PreparedContent extends ThemeChoice {
   complete: boolean;
 }
 
-/** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
+/** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
 export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
+  // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
+  const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  const diagrams = { draw: (source: string) => parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal) };
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
-  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
+  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, diagrams, signal });
   for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
   return { theme, mode, warnings, html, complete: imageFailures.length === 0 };
 }
