@@ -63,6 +63,9 @@ const mermaidConfig = {
   maxEdges: diagramLimits.maxEdges,
   suppressErrorRendering: true,
   deterministicIds: true,
+  // Settings a diagram's own %%{init}%% directive may not change: Mermaid's defaults, and what
+  // would bring HTML (and its images) into labels or loosen Mermaid's own sanitizing.
+  secure: ['secure', 'securityLevel', 'startOnLoad', 'maxTextSize', 'suppressErrorRendering', 'maxEdges', 'htmlLabels', 'dompurifyConfig', 'deterministicIds'],
 };
 
 export class DiagramPage {

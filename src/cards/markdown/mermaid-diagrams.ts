@@ -44,7 +44,7 @@ export function rehypeMermaidDiagrams() {
       );
     }
     for (const { pre, code } of fences) {
-      const length = textOf(code).length;
+      const length = sourceOf(code).length;
       if (length > diagramLimits.maxSourceChars) {
         const line = pre.position?.start.line;
         throw invalidRequest(
@@ -57,7 +57,7 @@ export function rehypeMermaidDiagrams() {
     for (const { pre, code, parent } of fences) {
       const line = pre.position?.start.line;
       reportProgress(file, `drawing the mermaid diagram${line ? ` at line ${line}` : ''}`);
-      const source = textOf(code).replace(/\n$/, '');
+      const source = sourceOf(code);
       const drawn = await drawer.draw(source);
       const index = parent.children.indexOf(pre);
       if (index >= 0) parent.children[index] = drawn.ok ? diagramFigure(drawn, source) : failedDiagram(pre, source, drawn.message);
@@ -105,6 +105,9 @@ function failedDiagram(pre: Element, source: string, message: string): Element {
     ],
   };
 }
+
+/** The diagram as written in the fence (the HTML step adds a line break at its end). */
+const sourceOf = (code: Element) => textOf(code).replace(/\n$/, '');
 
 function textOf(node: Element): string {
   return node.children.map((child) => (child.type === 'text' ? child.value : child.type === 'element' ? textOf(child) : '')).join('');
