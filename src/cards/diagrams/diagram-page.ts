@@ -229,7 +229,9 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   host.replaceChildren();
   host.style.width = `${width}px`;
   host.style.fontFamily = String(config.fontFamily);
-  page.mermaid.initialize(config);
+  // Gantt charts take the width of their container, which Mermaid's scratch element lacks, and
+  // their dates are written short to fit a card (a diagram's own axisFormat wins).
+  page.mermaid.initialize({ ...config, gantt: { axisFormat: '%m-%d', ...(config.gantt as object), useWidth: width } });
   let svg: string;
   try {
     ({ svg } = await page.mermaid.render('diagram-svg', source));
