@@ -16,8 +16,12 @@ import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
 import { mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
 
-/** A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card. */
-export type DrawnDiagram = { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; message: string };
+/**
+ * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card. `transient`:
+ * the failure may not happen again (the time limit on a busy machine, a crashed page), so a card
+ * showing it is not remembered by the render cache.
+ */
+export type DrawnDiagram = { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */
 export interface DiagramStyle {

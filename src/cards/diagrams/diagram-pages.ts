@@ -70,11 +70,15 @@ export class DiagramPages {
     } catch (error) {
       if (signal.aborted) throw error;
       if (timeLimit.signal.aborted) {
-        return { ok: false, message: `Mermaid took longer than ${limitMs / 1000} s to draw this diagram and was stopped. Simplify the diagram or split it into smaller ones.` };
+        return {
+          ok: false,
+          message: `Mermaid took longer than ${limitMs / 1000} s to draw this diagram and was stopped. Simplify the diagram or split it into smaller ones.`,
+          transient: true,
+        };
       }
       if (error instanceof CardError && error.kind === 'render_failed') {
         this.options.log.warn({ err: error.cause }, 'a diagram page failed twice on one diagram');
-        return { ok: false, message: 'The diagram page failed on this diagram twice.' };
+        return { ok: false, message: 'The diagram page failed on this diagram twice.', transient: true };
       }
       throw error;
     } finally {
