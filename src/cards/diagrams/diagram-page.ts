@@ -136,6 +136,8 @@ export class DiagramPage {
     if (known) return known;
     const markup = cardMarkup({ theme: style.theme, mode: style.mode, width: style.cardWidth, height: 200, fixedHeight: false, contentHtml: sampleContent });
     const read = await this.page.evaluate(readPaletteInPage, markup);
+    // Widths are many: the oldest readings go first once a few hundred are kept.
+    if (this.palettes.size >= 500) this.palettes.delete(this.palettes.keys().next().value!);
     this.palettes.set(key, read);
     return read;
   }
