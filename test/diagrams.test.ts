@@ -134,6 +134,11 @@ describe('mermaid diagrams', () => {
     const generated = await service.generate({ markdown });
     assert.equal(generated.status, 200, JSON.stringify(generated.json));
     assert.equal(generated.json.images.length, 1);
+
+    // Over Mermaid's edge bound: the bound in the service's words, not Mermaid's advice to reconfigure it.
+    const edges = `flowchart LR\n${Array.from({ length: diagramLimits.maxEdges + 1 }, (_, i) => `  A${i % 20} --> B${i % 30}`).join('\n')}`;
+    const { json: tooManyEdges } = await preview({ markdown: fence(edges) });
+    assert.match(tooManyEdges.cards[0].html, /This diagram could not be drawn: The diagram has more than 500 edges; at most 500 are drawn\. Split it into smaller diagrams\./);
   });
 
   it('runs nothing and fetches nothing for a hostile diagram', async () => {

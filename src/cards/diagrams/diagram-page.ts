@@ -114,7 +114,7 @@ export class DiagramPage {
     const { palette, contentWidth } = await this.readPalette(style);
     const config = { ...mermaidConfig, fontFamily: palette.fontFamily, themeVariables: mermaidThemeVariables(palette) };
     const drawn = await this.page.evaluate(drawInPage, { source, config, width: contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
-    if (!drawn.ok) return drawn;
+    if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
     const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };
     const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
     await this.useDeviceMetrics(Math.ceil(box.x + box.width), Math.ceil(box.y + box.height), scale);
@@ -159,6 +159,14 @@ export class DiagramPage {
   async close(): Promise<void> {
     await this.context.close().catch(() => {});
   }
+}
+
+/** Mermaid's message, except where it gives advice the author cannot follow (our bounds are fixed). */
+function inOurWords(message: string): string {
+  if (/^Edge limit exceeded/.test(message)) {
+    return `The diagram has more than ${diagramLimits.maxEdges} edges; at most ${diagramLimits.maxEdges} are drawn. Split it into smaller diagrams.`;
+  }
+  return message;
 }
 
 /** In the page: lays out the sample card and reads what a diagram needs of it. */
