@@ -34,7 +34,7 @@ export function rehypeMermaidDiagrams() {
     visit(tree, 'element', (node: Element, _index, parent) => {
       if (node.tagName !== 'pre' || !parent) return;
       const code = node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
-      const classes = Array.isArray(code?.properties.className) ? code.properties.className.map(String) : [];
+      const classes = Array.isArray(code?.properties.className) ? code.properties.className.map((name) => String(name).toLowerCase()) : [];
       if (code && classes.includes('language-mermaid')) fences.push({ pre: node, code, parent });
     });
     if (fences.length === 0) return;
