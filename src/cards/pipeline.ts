@@ -4,6 +4,7 @@
 import type { Logger } from './logger.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
 import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
+import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
 import type { CardRequest } from './request/schema.js';
@@ -30,7 +31,8 @@ export interface StoreParts {
 
 /**
  * What a request produced. `complete` is false when a remote image could not be fetched and was
- * drawn as a placeholder: the same request may well succeed later, so such a result is not cached.
+ * drawn as a placeholder, or a diagram ran out of time: the same request may well succeed later,
+ * so such a result is not cached.
  */
 export interface Rendered<Image> {
   images: Image[];
@@ -45,13 +47,26 @@ export interface PreparedContent extends ThemeChoice {
   complete: boolean;
 }
 
-/** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
+/** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
 export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
+  // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
+  const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  let diagramsComplete = true;
+  const diagrams = {
+    async draw(source: string) {
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal);
+      if (!drawn.ok && drawn.transient) {
+        diagramsComplete = false;
+        parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');
+      }
+      return drawn;
+    },
+  };
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
-  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal });
+  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, diagrams, signal });
   for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
-  return { theme, mode, warnings, html, complete: imageFailures.length === 0 };
+  return { theme, mode, warnings, html, complete: imageFailures.length === 0 && diagramsComplete };
 }
 
 /** The request's theme and mode, with the warnings of the request as a whole (see weChatModeWarnings). */

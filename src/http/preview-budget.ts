@@ -1,6 +1,7 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
+import { diagramLimits } from '../cards/diagrams/diagram-limits.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
 
@@ -56,11 +57,19 @@ const charactersPerToken = 2000;
 const remoteImagePattern = /!\[[^\]]*\]\(\s*<?https?:|<img\b[^>]*\bsrc\s*=\s*["']?https?:/gi;
 const maxRemoteImagesCharged = 50;
 
+/**
+ * Each ```mermaid fence costs two tokens more: a diagram is drawn in the browser (a few hundred ms),
+ * though only once while it is unchanged (see DiagramPages), and a document has at most 20.
+ */
+const diagramPattern = /^ {0,3}(?:`{3,}|~{3,})[ \t]*mermaid\b/gim;
+const diagramCost = 2;
+
 /** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
 const splitCost = 5;
 
 /** What one preview of `request` costs, in tokens. */
 export function previewCost(request: CardRequest): number {
   const remoteImages = Math.min(maxRemoteImagesCharged, request.markdown.match(remoteImagePattern)?.length ?? 0);
-  return 1 + request.markdown.length / charactersPerToken + remoteImages + (request.splitMode === 'noSplit' ? 0 : splitCost);
+  const diagrams = Math.min(diagramLimits.maxDiagramsPerDocument, request.markdown.match(diagramPattern)?.length ?? 0);
+  return 1 + request.markdown.length / charactersPerToken + remoteImages + diagrams * diagramCost + (request.splitMode === 'noSplit' ? 0 : splitCost);
 }
