@@ -14,12 +14,13 @@ import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-ima
 import type { PipelineParts, Rendered, Stored } from './pipeline.js';
 import type { Preview } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
-import { RenderCache, rendererVersion } from './render-cache.js';
+import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
 import { buildShellDocument } from './render/shell-document.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
+import { savedRequestKey } from './storage/saved-request.js';
 import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
@@ -65,6 +66,8 @@ export interface CardsOptions {
   storage?: Promise<Storage>;
   /** Told about queue waits, renders and browser restarts (the service's metrics). */
   observer?: RenderObserver;
+  /** The render cache's entries shared with other replicas (REDIS_URL); the bytes stay in the store. */
+  sharedCache?: SharedAnswerIndex;
 }
 
 export interface Generated extends Stored {
@@ -121,7 +124,7 @@ export function createCards(options: CardsOptions): Cards {
   const loadStages = () => (stages ??= import('./stages.js'));
   let thumbnails: ThemeThumbnails | undefined;
   const cache =
-    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml) });
+    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml), shared: options.sharedCache });
 
   const store = options.storage?.then((storage) => ({ storage, log, pendingDeletions: new PendingDeletions(storage, log) }));
   // A store that fails to connect fails generate(), not the process: the error surfaces per request.
@@ -153,12 +156,12 @@ export function createCards(options: CardsOptions): Cards {
       // not have (drawn in the default one) hits the same entry.
       const { theme, mode, warnings } = requestTheme(themes, request);
       const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
-      const cached = cache.get(key);
+      const cached = await cache.get(key, (answer) => allStored(storeParts.storage, answer));
       if (cached) return { ...cached, complete: true, warnings, fromCache: true };
       const generated = await generateRequest(storeParts, request, signal);
       // A card with a placeholder for an image that failed to load is not remembered: the image
       // may load next time.
-      if (generated.complete) cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
+      if (generated.complete) await cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
       return { ...generated, fromCache: false };
     },
 
@@ -180,4 +183,11 @@ export function createCards(options: CardsOptions): Cards {
       await opened?.pendingDeletions.close();
     },
   };
+}
+
+/** Whether every object of a cached answer (its images and its saved request) is still in the store. */
+async function allStored(storage: Storage, answer: CachedAnswer): Promise<boolean> {
+  const keys = [...answer.images.map((image) => image.fileName), savedRequestKey(answer.savedRequestId)];
+  const found = await Promise.all(keys.map((key) => storage.exists(key)));
+  return found.every(Boolean);
 }
