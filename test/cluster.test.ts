@@ -6,6 +6,7 @@
 // request (nor half-stored image) when a replica is killed, drained, or Redis goes away and back.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
@@ -194,7 +195,7 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 150_0
   it('revokes a key on every replica at once', async () => {
     for (const replica of replicas) assert.equal((await generate(replica.baseUrl, keys.revoked, '# Before')).status, 200);
     const revoke = spawn(process.execPath, [cliBin, 'keys', 'revoke', keys.revoked], { env: { ...cleanEnv(), REDIS_URL: redis.url, API_KEYS: keys.revoked }, stdio: 'ignore' });
-    const [code] = (await new Promise((resolve) => revoke.on('exit', (...args) => resolve(args)))) as [number];
+    const [code] = await once(revoke, 'exit');
     assert.equal(code, 0);
     for (const replica of replicas) {
       await until(`replica ${replica.name} refuses the revoked key`, async () => (await generate(replica.baseUrl, keys.revoked, '# After')).status === 401, 5_000);
@@ -211,6 +212,7 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 150_0
     await redis.stop();
     stopped = true;
     await until('a few answers during the outage', async () => answered >= 9);
+    for (const replica of replicas) assert.equal(await metric(replica.baseUrl, 'cardwright_shared_state_up'), 0, `replica ${replica.name} reports Redis down`);
     await redis.start();
     const answers = await running;
     assert.ok(stopped);
@@ -226,6 +228,7 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 150_0
       const answer = await generate(balancer.url, keys.redisOutage, `# Redis is back ${Date.now()}`);
       return answer.status === 200 && (await redisClient.keys('cardwright:render-cache:*')).length > 0;
     });
+    for (const replica of replicas) await until(`replica ${replica.name} reports Redis up`, async () => (await metric(replica.baseUrl, 'cardwright_shared_state_up')) === 1, 5_000);
   });
 
   it('loses no request when a replica is killed mid-render: HAProxy retries it elsewhere', async () => {

@@ -85,6 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const sharedCache = redis && config.renderCache ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
   const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache });
   metrics.watchPool(cards.renderer);
+  if (redis) metrics.watchSharedState(redis);
   server.addHook('onClose', async () => cards.close());
   // Warm start: the first request is as fast as any later one.
   const cardsStarted = cards.start();
