@@ -129,6 +129,7 @@ export interface LoadBalancer {
   url: string;
   /** The backend's counters from HAProxy's stats socket: retries and redispatches so far. */
   stats(): Promise<{ retries: number; redispatches: number }>;
+  stop(): Promise<void>;
 }
 
 /**
@@ -173,6 +174,12 @@ export async function startHaproxy(replicas: Array<Pick<Replica, 'name' | 'port'
   return {
     port,
     url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (ended(child)) return;
+      const exit = once(child, 'exit');
+      child.kill('SIGKILL');
+      await exit;
+    },
     async stats() {
       const csv = await new Promise<string>((resolve, reject) => {
         const connection = net.connect(socket);
