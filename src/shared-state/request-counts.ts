@@ -35,20 +35,17 @@ export function requestCountsStore(redis: SharedRedis | undefined): FastifyRateL
     return { current: window.current, ttl: window.endsAt - now };
   };
 
-  const store: FastifyRateLimitStore = {
-    incr(key, callback, timeWindow) {
+  return class RequestCounts implements FastifyRateLimitStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
       count(key, timeWindow).then(
         (result) => callback(null, result),
         (error: Error) => callback(error),
       );
-    },
-    // One limit for the whole API: routes share the counters.
-    child: () => store,
-  };
-  return class {
-    constructor() {
-      // biome-ignore lint/correctness/noConstructorReturn: the plugin constructs the store; every construction is this one store.
-      return store;
     }
-  } as unknown as FastifyRateLimitStoreCtor;
+
+    // One limit for the whole API: routes share the counters.
+    child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
 }
