@@ -94,7 +94,8 @@ async function until(what: string, condition: () => Promise<boolean>, timeoutMs 
 
 const renderingNow = (replica: Replica) => metric(replica.baseUrl, 'cardwright_active_renders').then((active) => active > 0);
 
-describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 150_000 }, () => {
+// Bounded: about a minute and a half on the shared 2-core machine, most of it three replicas starting at once.
+describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_000 }, () => {
   let s3: TestS3;
   let redis: TestRedis;
   let replicas: Replica[];
@@ -115,7 +116,7 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 150_0
       MARKDOWN_THREADS: '1',
       LOG_LEVEL: 'warn',
     });
-    replicas = await Promise.all(['a', 'b', 'c'].map((name) => startReplica(name, env)));
+    replicas = await Promise.all(['a', 'b', 'c'].map((name) => startReplica(name, env, 90_000)));
     balancer = await startHaproxy(replicas);
     redisClient = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
     // HAProxy counts a replica up after two good probes.
