@@ -9,6 +9,7 @@
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { killAll, startHaproxy, startRedis, startReplica, type Replica } from '../test/helpers/cluster.js';
+import { metric } from '../test/helpers/metrics.js';
 import { startS3rver } from '../test/helpers/s3rver.js';
 import { treePssMb } from './lib/memory.js';
 
@@ -31,6 +32,19 @@ interface Run {
 
 /** PSS of a replica's node process and every Chromium process it started, in MB. */
 const replicaMemory = (replica: Replica) => treePssMb(replica.child.pid!);
+
+async function idle(replicas: Replica[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const replica of replicas) {
+    while (Date.now() < deadline) {
+      const busy = (await metric(replica.baseUrl, 'cardwright_active_renders')) + (await metric(replica.baseUrl, 'cardwright_queue_length'));
+      if (busy === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  // The last upload may be on its way after its render finished.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+}
 
 async function measure(count: number, env: Record<string, string>): Promise<Run> {
   const replicas = await Promise.all(Array.from({ length: count }, (_, i) => startReplica(`r${i + 1}`, env, 120_000)));
@@ -66,6 +80,9 @@ async function measure(count: number, env: Record<string, string>): Promise<Run>
         },
       ],
     });
+    // Requests autocannon gave up on at the end are still rendering and uploading: let them finish
+    // before the replicas are stopped, so the store is not written to while it is closed.
+    await idle(replicas);
     return {
       replicas: count,
       throughput: result.requests.total / seconds,
