@@ -5,15 +5,13 @@
 // command either answers quickly or fails quickly. There is no offline queue (a command sent while
 // disconnected fails at once instead of piling up), every command has a time limit, and the
 // client reconnects in the background. An outage is logged once when it starts and once when it
-// ends (a connection flapping within 30 s counts as one outage), not once per failed command.
+// ends, not once per failed command.
 import { Redis } from 'ioredis';
 import type { Logger } from '../cards/logger.js';
 
 /** A command that takes longer is given up and the caller falls back to its memory. */
 const commandTimeoutMs = 500;
 const connectTimeoutMs = 1_000;
-/** Another outage within this time of the last one logged is not logged again. */
-const quietAfterOutageMs = 30_000;
 /** Reconnection attempts back off to this interval. */
 const maxReconnectDelayMs = 2_000;
 
@@ -21,8 +19,6 @@ export class SharedRedis {
   readonly client: Redis;
   private down = false;
   private lastSlowLog = 0;
-  private lastDownLog = 0;
-  private outageLogged = false;
 
   constructor(url: string, private readonly log: Logger) {
     this.client = new Redis(url, {
@@ -39,8 +35,6 @@ export class SharedRedis {
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
-      if (!this.outageLogged) return;
-      this.outageLogged = false;
       this.log.info('shared state (Redis) reachable again: rate limits, preview budgets, key revocations and the render cache are shared again');
     });
   }
@@ -80,11 +74,6 @@ export class SharedRedis {
   private markDown(error?: Error): void {
     if (this.down || this.client.status === 'end') return;
     this.down = true;
-    // A connection that flaps (a Redis restarting, a starved machine) is one outage in the log.
-    const now = Date.now();
-    if (now - this.lastDownLog < quietAfterOutageMs) return;
-    this.lastDownLog = now;
-    this.outageLogged = true;
     this.log.warn(
       { problem: error?.message ?? 'connection closed' },
       'shared state (Redis) unavailable: each replica counts rate limits and preview budgets and caches renders in its own memory until it is back',
