@@ -1,11 +1,11 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
+import type { CardRequest } from '../cards/request/schema.js';
+import { httpFailures } from './http-errors.js';
 // With REDIS_URL the buckets live in Redis, so a client spreading its previews over replicas has
 // one budget in total; while Redis is unavailable each replica keeps buckets in its own memory.
-import type { CardRequest } from '../cards/request/schema.js';
 import type { SharedRedis } from '../shared-state/redis.js';
-import { httpFailures } from './http-errors.js';
 
 export interface PreviewBudgetOptions {
   /** Tokens a client may spend at once. */
