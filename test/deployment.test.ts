@@ -28,7 +28,9 @@ describe('configVariableNames', () => {
   it('lists exactly the variables loadConfig reads', () => {
     const source = read('src/config.ts') + read('src/cards/storage/s3-config.ts');
     const read_ = new Set([...source.matchAll(/\b(?:integer|text|oneOf)\('([A-Z0-9_]+)'/g)].map((match) => match[1]!));
-    assert.deepEqual([...configVariableNames].sort(), [...read_].sort());
+    const missing = [...read_].filter((name) => !configVariableNames.includes(name));
+    const extra = configVariableNames.filter((name) => !read_.has(name));
+    assert.deepEqual({ missing, extra }, { missing: [], extra: [] }, 'configVariableNames in src/config.ts: add what loadConfig reads, remove what it no longer reads');
   });
 });
 
