@@ -50,10 +50,10 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
   const pagePolicy = pageSecurityPolicy(storageOrigin);
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
-  // Fixed for the life of the process: compressed once, off the main thread and without holding
-  // up start-up, and revalidated by ETag.
-  const frameDocument = precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8');
-  const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
+  // Fixed for the life of the process: compressed once, off the main thread, on first use (not at
+  // start-up, where the CPU goes to the browser), and revalidated by ETag.
+  let frameDocument: Promise<Precompressed> | undefined;
+  let fontFaces: Promise<Precompressed> | undefined;
 
   registerPreviewRoute(app, deps);
   registerThemeThumbnailRoute(app, deps.cards);
@@ -81,12 +81,14 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
 
   app.get('/preview/frame', async (request, reply) => {
     reply.header('Content-Security-Policy', frameSecurityPolicy);
-    return sendPrecompressed(request, reply, await frameDocument);
+    return sendPrecompressed(request, reply, await (frameDocument ??= precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8')));
   });
 
   // The bundled fonts' @font-face rules, for the page's own editor and labels (CJK and emoji
   // look the same as on the cards, whatever fonts the visitor's system has).
-  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces));
+  app.get('/fonts/faces.css', async (request, reply) =>
+    sendPrecompressed(request, reply, await (fontFaces ??= precompressed(fontFaceCss(), 'text/css; charset=utf-8'))),
+  );
 
   // The shell document refers to its fonts as /fonts/<package>/files/<file>, as the renderer serves them.
   app.get('/fonts/*', async (request, reply) => {
