@@ -30,8 +30,12 @@ try {
 // of WorkerSettings), so it never competes with the browser's start; a document that needs one of
 // them before then waits for the same load, never a second one.
 const { warmUpFlag } = workerData as WorkerSettings;
-const lazyPartsWarmed = waitForReady(warmUpFlag).then(() => warmLazyParts());
-lazyPartsWarmed.catch(() => undefined);
+/** Real documents being rendered now, and the warm-up waiting for there to be none. */
+let documentsInProgress = 0;
+const idleWaiters: Array<() => void> = [];
+waitForReady(warmUpFlag)
+  .then(() => warmLazyParts())
+  .catch(() => undefined);
 
 // Node 20 has Atomics.waitAsync; TypeScript declares it from ES2024, beyond this project's target.
 type WaitAsync = (array: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
@@ -41,10 +45,14 @@ async function waitForReady(flag: Int32Array): Promise<void> {
   if (waiting.async) await waiting.value;
 }
 
-/** Renders one small document per lazy part, yielding between them so a document can go first. */
+/**
+ * Renders one small document per lazy part, only while no real document is in progress: a request
+ * that arrives meanwhile waits at most for the part being loaded, then has the thread to itself.
+ */
 async function warmLazyParts(): Promise<void> {
   for (const [markdown, mdxMode] of lazyWarmUpDocuments) {
     await new Promise((resolve) => setImmediate(resolve));
+    while (documentsInProgress > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     await renderMarkdown(markdown, { mdxMode }).catch(() => undefined);
   }
 }
@@ -79,6 +87,7 @@ class MainThreadImages implements ImageSource {
 
 export default async function renderInWorker(task: MarkdownTask): Promise<MarkdownTaskResult> {
   const { port } = task;
+  documentsInProgress++;
   port.postMessage({ type: 'start', threadId } satisfies WorkerMessage);
   try {
     const { html, imageFailures } = await renderMarkdown(task.markdown, {
@@ -93,5 +102,6 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
     throw error;
   } finally {
     port.close();
+    if (--documentsInProgress === 0) for (const wake of idleWaiters.splice(0)) wake();
   }
 }
