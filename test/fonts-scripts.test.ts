@@ -94,6 +94,22 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws every Korean word with the Korean face of its stack, never a Chinese face that has some Hangul', async () => {
+    // LXGW WenKai, Noto Sans SC, ZCOOL KuaiLe … carry a few hundred Hangul syllables: a title in them
+    // mixed two designs inside one word, with gaps where their widths differ.
+    const problems: string[] = [];
+    for (const themeId of themeIds) {
+      const { runs } = await inspect(themeId, '# 세계인권선언발췌\n\n모든인간은태어날때부터자유로우며');
+      const hangulRuns = runs.filter((run) => /^[\uac00-\ud7a3]+$/.test(run.text));
+      assert.equal(hangulRuns.length, 2, `${themeId}: title and paragraph measured`);
+      for (const run of hangulRuns) {
+        const hangulFaces = run.fonts.filter((font) => !/^Noto (Sans|Serif) KR/.test(font.familyName));
+        if (hangulFaces.length > 0) problems.push(`${themeId} ${JSON.stringify(run.text)}: ${run.fonts.map((font) => `${font.familyName} (${font.glyphCount})`).join(' + ')}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
     const { page } = await inspect('minimal', `${samples['zh-Hans']}\n\nEnglish words\n中文接着写，then\nEnglish again.`);
     assert.equal(page.joins[0], '这是一段硬换行的中文，通常就是这样写的，编辑器在八十列处折行。');
