@@ -6,6 +6,8 @@
 // different theme, so the themes rotate through the corpus and every theme is covered.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { splitModes } from '../src/cards/request/schema.js';
 import { corpusDocuments } from './helpers/corpus.js';
 import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
@@ -43,6 +45,25 @@ describe('corpus', () => {
       }
     }
     assert.equal(used.size, themes.length, 'every theme was used');
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws a code window\'s three dots once, whether the block is fenced or written as HTML', async () => {
+    // brand-a drew its window dots in the <pre>'s background, and the fenced block's header drew
+    // them again under them. Dots are the header's .code-dot elements and circular radial-gradient layers.
+    const { html } = await renderMarkdown('```js\nconst a = 1;\n```\n\n<pre>raw pre</pre>');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
+      const dots = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<number[]>(`[...document.querySelectorAll('#cards .card-content-inner pre')].map((pre) => {
+          const header = [...pre.querySelectorAll('.code-dot')].filter((dot) => dot.getBoundingClientRect().width > 0 && getComputedStyle(dot).visibility !== 'hidden').length;
+          const painted = (getComputedStyle(pre).backgroundImage.match(/radial-gradient\\(circle/g) ?? []).length;
+          return header + painted;
+        })`);
+      });
+      if (dots.some((count) => count > 3)) problems.push(`${theme.id}: ${dots.join(', ')} dots (fenced, HTML)`);
+    }
     assert.deepEqual(problems, []);
   });
 });
