@@ -59,6 +59,11 @@ const bundledFonts: BundledFont[] = [
   // Noto Sans JP draws the CJK Extension B characters of JIS X 0213 (𠀋 𡈽 𠮷, common in names);
   // no Noto serif face on npm does, so serif stacks take them from Shippori Mincho.
   { id: 'shippori-mincho', pkg: '@fontsource/shippori-mincho', files: ['400.css', '700.css'], drop: notKorean },
+  // Noto Sans HK and Noto Serif HK draw the CJK Extension B characters of Hong Kong's HKSCS, some
+  // 1,700 of them (Cantonese words and names such as 𡘙 𥻗 𨋢) that neither JIS X 0213 nor the
+  // faces above have. They follow the Japanese faces; a card loads the subsets of the ones it uses.
+  { id: 'noto-sans-hk', pkg: '@fontsource/noto-sans-hk', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-serif-hk', pkg: '@fontsource/noto-serif-hk', files: ['400.css', '700.css'], drop: notKorean },
   { id: 'noto-sans-kr', pkg: '@fontsource/noto-sans-kr', files: ['400.css', '700.css'], drop: [emojiPlane] },
   { id: 'noto-serif-kr', pkg: '@fontsource/noto-serif-kr', files: ['400.css', '700.css'], drop: [emojiPlane] },
   // Greek (and Latin or Cyrillic letters the CJK faces lack), sans and serif.
