@@ -141,6 +141,33 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('breaks Korean lines between words, never inside one', async () => {
+    const markdown = '모든 사람은 인종, 피부색, 성, 언어, 종교, 정치적 또는 기타의 견해, 민족적 또는 사회적 출신, 재산, 출생 또는 기타의 지위 등에 따른 어떠한 종류의 차별이 없이, 이 선언에 규정된 모든 권리와 자유를 향유할 자격이 있다.';
+    for (const themeId of ['minimal', 'coil-notebook', 'traditional-chinese']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const split = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ lines: number; split: string[] }>(`(() => {
+          const text = document.querySelector('#cards .card-content-inner p').firstChild;
+          const range = document.createRange();
+          const split = [];
+          const tops = new Set();
+          for (const match of text.data.matchAll(/\\S+/g)) {
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            const rows = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            rows.forEach((top) => tops.add(top));
+            if (rows.size > 1) split.push(match[0]);
+          }
+          return { lines: tops.size, split };
+        })()`);
+      });
+      assert.ok(split.lines >= 3, `${themeId}: the paragraph wraps (${split.lines} lines)`);
+      assert.deepEqual(split.split, [], `${themeId}: words broken across lines`);
+    }
+  });
+
   it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
     const { page } = await inspect('minimal', `${samples['zh-Hans']}\n\nEnglish words\n中文接着写，then\nEnglish again.`);
     assert.equal(page.joins[0], '这是一段硬换行的中文，通常就是这样写的，编辑器在八十列处折行。');
