@@ -16,6 +16,8 @@ interface BundledFont {
   files: string[];
   /** Drops these code points (inclusive ranges) from every face of the family. */
   drop?: readonly CodePointRange[];
+  /** A unicode-range for faces that declare none (the whole font): the only characters it is loaded for. */
+  range?: string;
 }
 
 /**
@@ -81,6 +83,16 @@ const bundledFonts: BundledFont[] = [
   // Dingbats and symbols that are not emoji (✦ ✧ ✎ ❖ ➤ …), which no text face above carries;
   // stacks list it after the emoji font so emoji keep their colour glyphs.
   { id: 'noto-sans-symbols-2', pkg: '@fontsource/noto-sans-symbols-2', files: ['400.css'] },
+  // Arrows, mathematical operators, technical signs, box drawing and shapes that the faces above
+  // lack although Noto Sans Symbols 2 claims some of them (its subsets' ranges are wider than its
+  // glyphs): ⇗ in a README's links fell to the host's font. DejaVu Sans draws these blocks whole;
+  // it is one file, loaded only by a card that draws one of them.
+  {
+    id: 'dejavu-sans',
+    pkg: '@fontsource/dejavu-sans',
+    files: ['400.css', '700.css'],
+    range: 'U+2100-23FF, U+2460-27BF, U+27C0-2BFF',
+  },
   { id: 'jetbrains-mono', pkg: '@fontsource/jetbrains-mono', files: ['400.css', '700.css'] },
   // Latin display faces; CJK text in them falls through to the CJK faces of the same stack.
   { id: 'playfair-display', pkg: '@fontsource/playfair-display', files: ['400.css', '700.css', '400-italic.css'] },
@@ -105,7 +117,7 @@ export function fontFaceCss(): string {
   // Built once per process: it reads some forty files and is asked for by the shell document and the web page.
   fontFaceCssOnce ??= fontCssFiles()
     .map(({ font, css }) => {
-      const local = css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`);
+      const local = withRange(css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`), font.range);
       return (font.drop ?? []).reduce(dropCodePoints, local);
     })
     .join('\n');
@@ -133,6 +145,12 @@ export function resolveFontFile(urlPath: string): string | undefined {
   const [, id, file] = match as unknown as [string, string, string];
   const font = bundledFonts.find((candidate) => candidate.id === id);
   return font && path.join(nodeModulesDir, font.pkg, 'files', file);
+}
+
+/** Gives every face without a `unicode-range` this one. */
+function withRange(css: string, range: string | undefined): string {
+  if (range === undefined) return css;
+  return css.replace(/@font-face\s*{[^}]*}/g, (face) => (/unicode-range/.test(face) ? face : face.replace(/}$/, `  unicode-range: ${range};\n}`)));
 }
 
 /** Rewrites every `unicode-range` so no face claims code points in [from, to]; faces left empty go. */
