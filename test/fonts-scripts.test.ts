@@ -183,6 +183,32 @@ describe('every script is drawn by a bundled face', () => {
     assert.equal(page.directions[0]![1], 'ltr');
   });
 
+  it('mirrors right-to-left headings: label headings stand at the right, start borders on the right', async () => {
+    const { html } = await renderMarkdown('# כותרת\n\n## כותרת שנייה\n\nטקסט.\n\n### כותרת שלישית\n\nטקסט.');
+    const problems: string[] = [];
+    for (const themeId of ['meadow-dawn', 'notebook', 'social-purple', 'cyberpunk', 'brand-a', 'brand-b', 'traditional-chinese', 'nature']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const headings = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number }>>(`(() => {
+          const inner = document.querySelector('#cards .card-content-inner');
+          const box = inner.getBoundingClientRect();
+          const cs = getComputedStyle(inner);
+          return [...inner.querySelectorAll('h2, h3')].map((h) => {
+            const r = h.getBoundingClientRect();
+            return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth) };
+          });
+        })()`);
+      });
+      for (const heading of headings) {
+        const centred = Math.abs(heading.gapAtRight - heading.gapAtLeft) < 4;
+        if (heading.gapAtRight > 10 && !centred) problems.push(`${themeId} ${heading.tag}: ${Math.round(heading.gapAtRight)} px short of the right edge`);
+        if (heading.leftBorder > 0) problems.push(`${themeId} ${heading.tag}: its start border is on the left`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('never slants or emboldens CJK text synthetically, and balances titles, in themes with italic quotes and titles', async () => {
     const markdown = '# 一个很长很长的标题用来测试平衡换行的效果如何呢\n\n正文里的*强调*。\n\n> 引用的中文段落，主题把引用设为斜体。';
     for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor', 'pop-art']) {
