@@ -1,6 +1,8 @@
 // The live preview of the web page: the cards of a request as the editor shows them, built by
 // the same stages as the images (theme, Markdown → sanitized HTML, card markup), so the page shows
-// exactly what Generate will render.
+// exactly what Generate will render: a noSplit card as its markup (tables fitted by the browser
+// first), split cards and an overHiddenMode card as the images Generate captures.
+import { fitTables, hasTables } from './render/fit-tables.js';
 import { renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
@@ -28,9 +30,14 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
   const { theme, mode, warnings, html } = await prepareContent(parts, request, signal);
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
-  if (request.splitMode === 'noSplit' || request.weChatMode) {
-    // The markup renderCards lays out and captures for a noSplit request, built without the browser.
-    cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml: html }) }];
+  const single = request.splitMode === 'noSplit' || request.weChatMode;
+  // overHiddenMode ends the card at its last whole line and marks the cut (truncate-overflow.ts),
+  // which only the browser that measured the lines can do: shown as the image Generate renders.
+  if (single && !(request.overHiddenMode && !request.weChatMode)) {
+    // The markup renderCards lays out and captures for a noSplit request, with the tables fitted
+    // to the card as Generate fits them (fit-tables.ts writes their sizes into the HTML).
+    const contentHtml = hasTables(html) ? await parts.renderer.run(signal, (page) => fitTables(page, { ...request, theme, mode, contentHtml: html })) : html;
+    cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml }) }];
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders.
     const scale = Math.min(request.scale, maxPreviewScale);

@@ -19,7 +19,9 @@ import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
 import { VFile } from 'vfile';
 import type { ImageSource } from '../images/remote-image-fetcher.js';
+import { defaultMarkdown } from '../request/schema.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
+import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
@@ -71,6 +73,7 @@ const htmlSteps: PluggableList = [
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
   rehypeMarkCjkBlocks,
+  rehypeMarkBlankDocument,
   rehypeStringify,
 ];
 
@@ -126,6 +129,8 @@ export async function renderMarkdown(markdown: string, options: RenderMarkdownOp
     options.progress?.('parsing the Markdown');
     const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;
     const result = await processor.process(file);
+    // Nothing to see (white space, empty raw HTML): the default heading, as for empty Markdown.
+    if (result.data.blankDocument && markdown !== defaultMarkdown) return { html: String(await markdownProcessor.process(defaultMarkdown)), imageFailures: remoteImages.failures };
     return { html: String(result), imageFailures: remoteImages.failures };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeepError();
