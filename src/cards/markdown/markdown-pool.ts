@@ -102,7 +102,7 @@ class MarkdownPool {
       });
     });
 
-    const task: MarkdownTask = { markdown, mdxMode: options.mdxMode ?? false, fetchImages: options.remoteImages !== undefined, port: port2 };
+    const task: MarkdownTask = { markdown, mdxMode: options.mdxMode ?? false, hashtags: options.hashtags !== false, fetchImages: options.remoteImages !== undefined, port: port2 };
     const done = this.piscina
       .run(task, { transferList: [port2], signal: kill.signal })
       .then(

@@ -3,7 +3,7 @@
 // sanitizer sees the final tree rather than a string. The order matters:
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
-//   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, fetched images
+//   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, hashtag chips, fetched images
 //   → placeholders for images that could not be fetched → attributes for themes.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -27,6 +27,7 @@ import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
+import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
 // Imported statically: this module runs in the Markdown workers (markdown-pool.ts), where the
@@ -61,6 +62,7 @@ const htmlSteps: PluggableList = [
   rehypeCleanInlineStyles,
   rehypeMath,
   rehypeCodeBlocks,
+  rehypeHashtags,
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
   rehypeAnnotateForThemes,
@@ -91,6 +93,8 @@ const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (docs/api.md#mdx). */
   mdxMode?: boolean;
+  /** Draw `#tag` as tag chips (hashtags.ts); on unless false. */
+  hashtags?: boolean;
   /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
   remoteImages?: ImageSource;
   /** The request's deadline; image fetches stop when it aborts. */
@@ -113,7 +117,7 @@ export interface RenderedMarkdown {
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
   precheckMarkdown(markdown);
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
-  const file = new VFile({ value: markdown, data: { remoteImages, ...(options.progress ? { progress: options.progress } : {}) } });
+  const file = new VFile({ value: markdown, data: { remoteImages, hashtags: options.hashtags !== false, ...(options.progress ? { progress: options.progress } : {}) } });
   try {
     options.progress?.('parsing the Markdown');
     const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;

@@ -6,6 +6,7 @@ import type { CardErrorKind } from '../errors.js';
 export interface MarkdownTask {
   markdown: string;
   mdxMode: boolean;
+  hashtags: boolean;
   /** Whether remote images are fetched at all (else every one is a placeholder, as without a fetcher). */
   fetchImages: boolean;
   /** The document's own channel; transferred with the task. */

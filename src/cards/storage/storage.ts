@@ -18,6 +18,7 @@ export const contentTypeOf = {
   png: 'image/png',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  pdf: 'application/pdf',
 } as const;
 
 /** File extension of each image format. */
@@ -25,4 +26,5 @@ export const extensionOf = {
   png: 'png',
   jpeg: 'jpg',
   webp: 'webp',
+  pdf: 'pdf',
 } as const;
