@@ -147,9 +147,9 @@ describe('for creators', () => {
   });
 
   it('draws hashtags as chips, but not in code, headings, links or words', async () => {
-    const { html } = await renderMarkdown('# Title #not\n\nA post #markdown #知识卡片 tags.\n#行首\n\n`#code` [#link](https://example.com) a#b #123\n\n```\n#comment\n```');
+    const { html } = await renderMarkdown('# Title #not\n\nA post #markdown #知识卡片 tags，#标点后.\n#行首\n\n`#code` [#link](https://example.com) a#b #123\n\n```\n#comment\n```');
     const chips = [...html.matchAll(/<span class="hashtag">([^<]*)<\/span>/g)].map((match) => match[1]);
-    assert.deepEqual(chips, ['#markdown', '#知识卡片', '#行首']);
+    assert.deepEqual(chips, ['#markdown', '#知识卡片', '#标点后', '#行首']);
     assert.match(html, /<h1[^>]*>Title #not<\/h1>/);
     const { html: off } = await renderMarkdown('A post #markdown', { hashtags: false });
     assert.doesNotMatch(off, /hashtag/);

@@ -1,5 +1,5 @@
 // Hashtags as creators write them under a post: `#word` or `#中文标签` at the start of a line or
-// after a space becomes span.hashtag, a tag chip that themes/_base.css and each theme draw
+// after a space (or CJK punctuation) becomes span.hashtag, a tag chip that themes/_base.css and each theme draw
 // (docs/themes.md#cover-signature-and-tags). Headings (`# Title` needs its space, so it never
 // matches), code, links, math and preformatted text keep their `#` as written; `#1` (a number) and
 // `a#b` (no space before) are left alone. Off with the request field `hashtags: false`.
@@ -13,8 +13,11 @@ declare module 'vfile' {
   }
 }
 
-/** `#` + letters, digits, `_` or `-`, with at least one letter; after a line start or white space. */
-const hashtag = /(^|[\s\u3000])#((?:[\p{L}\p{M}\p{N}_-])*\p{L}[\p{L}\p{M}\p{N}_-]*)/gu;
+/**
+ * `#` + letters, digits, `_` or `-`, with at least one letter; after a line start, white space, or
+ * CJK punctuation (`写下来，#效率`: Chinese text has no space after its comma).
+ */
+const hashtag = /(^|[\s\u3000-\u303f\uff00-\uffef])#((?:[\p{L}\p{M}\p{N}_-])*\p{L}[\p{L}\p{M}\p{N}_-]*)/gu;
 
 /** Elements whose text stays as written. */
 const untouched = new Set(['code', 'pre', 'kbd', 'samp', 'a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'script', 'style', 'svg', 'math', 'textarea']);
@@ -34,7 +37,7 @@ export function rehypeHashtags() {
           lineStart = child.tagName === 'br';
         } else if (child.type === 'text') {
           children.push(...chips(child, lineStart));
-          lineStart = /[\s\u3000]$/.test(child.value);
+          lineStart = /[\s\u3000-\u303f\uff00-\uffef]$/.test(child.value);
         } else {
           children.push(child);
         }
