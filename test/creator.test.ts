@@ -6,11 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { getDocumentProxy } from 'unpdf';
+import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { prepareContent } from '../src/cards/pipeline.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 /** A 2×2 red PNG, as an avatar. */
@@ -35,19 +37,26 @@ const content = '# 第一天\n\nWrite in Markdown. 写下来。\n\n---\n\n## 第
 
 describe('for creators', () => {
   let service: RunningService;
+  let images: LocalImageServer;
   before(async () => {
-    service = await startService();
+    images = await startImageServer();
+    service = await startService({ REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}` });
   });
-  after(async () => service.close());
+  after(async () => {
+    await service?.close();
+    await images?.close();
+  });
 
   /** The cards of a request laid out in a render page, as the DOM describes them. */
   async function cardsInPage(body: Record<string, unknown>) {
     const request = checkRequest(body);
-    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }) };
+    // The service's own remote-image rules: only the test's image server is allowed.
+    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
+    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
     const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
     return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
       await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
-      return page.evaluate<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarLoaded: boolean; endText: string }>>(`
+      return page.evaluate<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(`
         Array.from(document.querySelectorAll('#cards > .card'), (card) => {
           const signature = card.querySelector('.card-footer .signature');
           const cardBox = card.getBoundingClientRect();
@@ -60,7 +69,7 @@ describe('for creators', () => {
             signature: signature?.textContent ?? '',
             signatureVisible: !!box && box.width > 20 && box.height > 8 && box.left >= cardBox.left && box.right <= cardBox.right + 0.5 && box.bottom <= cardBox.bottom + 0.5
               && style.visibility !== 'hidden' && Number(style.opacity) > 0.3 && getComputedStyle(card.querySelector('.card-footer')).display !== 'none',
-            avatarLoaded: !!avatar && avatar.naturalWidth === 8,
+            avatarWidth: avatar?.naturalWidth ?? 0,
             endText: card.querySelector('.end-text')?.textContent ?? '',
           };
         })`);
@@ -75,7 +84,7 @@ describe('for creators', () => {
         const label = `${theme.id} ${splitMode}`;
         assert.equal(cards[0]!.kind, 'cover', label);
         assert.equal(cards[0]!.title, '七天学会做知识卡片', label);
-        assert.ok(cards[0]!.avatarLoaded, `${label}: the avatar is drawn on the cover`);
+        assert.equal(cards[0]!.avatarWidth, 8, `${label}: the avatar is drawn on the cover`);
         assert.equal(cards.at(-1)!.kind, 'end', label);
         assert.equal(cards.at(-1)!.endText, '关注我，下期讲配色', label);
         const contentCards = cards.filter((card) => card.kind === 'content');
@@ -87,6 +96,17 @@ describe('for creators', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('fetches a remote avatar under the remote-image rules, and draws the cards without one it cannot fetch', async () => {
+    const remote = (avatar: string) => `---\nauthor: Lin\navatar: ${avatar}\nsignature: true\ncover: true\n---\n# Hi`;
+    const [cover] = await cardsInPage({ markdown: remote(`${images.origin}/red.png`) });
+    assert.equal(cover!.avatarWidth, 200);
+    const [withoutAvatar, content] = await cardsInPage({ markdown: remote('http://169.254.169.254/latest/avatar.png') });
+    assert.equal(withoutAvatar!.avatarWidth, 0);
+    assert.equal(content!.signature, 'Lin');
+    const { status } = await service.generate({ markdown: remote(`${images.origin}/missing.png`) });
+    assert.equal(status, 200);
   });
 
   it('draws the cover and the signature: the images differ from the same document without front matter', async () => {
