@@ -195,6 +195,11 @@ describe('for creators', () => {
       text += items.map((item) => item.str).join('');
     }
     for (const word of ['七天学会', 'Markdown', '第二天', '林小满']) assert.ok(text.includes(word), `the PDF's text has ${word}`);
+    // The saved request (the editor's ?edit=) is the body as sent: the front matter stays in the Markdown.
+    const id = new URL(json.previewUrl).searchParams.get('edit');
+    const saved = (await (await fetch(`${service.baseUrl}/api/requests/${id}`)).json()) as Record<string, unknown>;
+    assert.equal(saved.markdown, body.markdown);
+    assert.equal(saved.creator, undefined);
   });
 
   it('draws the body text in the chosen bundled face', async () => {

@@ -115,6 +115,8 @@ export interface Stored extends Rendered<StoredImage> {
 export async function generateRequest(parts: PipelineParts & StoreParts, request: CardRequest, signal: AbortSignal): Promise<Stored> {
   const { images, complete, warnings } = await renderRequest(parts, request, signal);
   const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
-  const saved = savedRequestFile({ ...request, theme: theme.id, themeMode: mode ?? null });
+  // As a request body: the front matter's cover and signature stay in the Markdown, where the editor shows them.
+  const { creator: _fromFrontMatter, ...body } = request;
+  const saved = savedRequestFile({ ...body, theme: theme.id, themeMode: mode ?? null });
   return { images: await storeAll(parts, images, signal, [saved]), complete, warnings, savedRequestId: saved.id };
 }
