@@ -13,6 +13,9 @@ function split(markdown) {
   const lines = markdown.slice(start[0].length).split('\n');
   const end = lines.findIndex((line) => closing.test(line));
   if (end < 0) return { lines: null, rest: markdown };
+  // As the service reads it: a block whose first line is not a `key:` is a rule and text (content).
+  const first = lines.slice(0, end).find((line) => !/^\s*(#.*)?\r?$/.test(line));
+  if (first !== undefined && !/^["']?[\w-]+["']?[ \t]*:(\s|$)/.test(first)) return { lines: null, rest: markdown };
   return { lines: lines.slice(0, end), rest: lines.slice(end + 1).join('\n') };
 }
 

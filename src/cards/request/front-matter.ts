@@ -2,8 +2,8 @@
 // (the body wins where both set one) and the creator's cover, signature and closing card
 // (docs/api.md#front-matter). Parsed by the `yaml` package with its core schema and no custom tags,
 // size-limited, and checked with the request's own JSON Schema, so a value the body may not have
-// is refused in the front matter too, with the line and key named. A block anywhere else, or one
-// that is never closed, is content, as in CommonMark.
+// is refused in the front matter too, with the line and key named. A block anywhere else, one that
+// is never closed, or one that does not begin with a `key:` line is content, as in CommonMark.
 import { Ajv, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
 import { invalidRequest } from '../errors.js';
@@ -37,18 +37,14 @@ function splitFrontMatter(markdown: string): FrontMatterBlock | undefined {
   const start = opening.exec(markdown);
   if (!start) return undefined;
   const lines = markdown.slice(start[0].length).split('\n');
-  // The first `---` (or `...`) line closes it; searched within the size bound plus a little.
-  let consumed = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!.replace(/\r$/, '');
-    if (closing.test(line)) {
-      const yaml = lines.slice(0, index).join('\n');
-      return { yaml, body: '\n'.repeat(index + 2) + lines.slice(index + 1).join('\n') };
-    }
-    consumed += line.length + 1;
-    if (consumed > frontMatterLimits.maxLength * 2) return undefined;
-  }
-  return undefined;
+  // The first `---` (or `...`) line closes it (a linear scan of at most the 100,000 characters of a document).
+  const end = lines.findIndex((line) => closing.test(line.replace(/\r$/, '')));
+  if (end < 0) return undefined;
+  // A document may also begin with a rule (`---` then text, then another rule): a block is front
+  // matter only when its first line (past blank and comment lines) is a `key:`.
+  const firstLine = lines.slice(0, end).find((line) => !/^\s*(#.*)?\r?$/.test(line));
+  if (firstLine !== undefined && !/^["']?[\w-]+["']?[ \t]*:(\s|$)/.test(firstLine)) return undefined;
+  return { yaml: lines.slice(0, end).join('\n'), body: '\n'.repeat(end + 2) + lines.slice(end + 1).join('\n') };
 }
 
 /** The content of `markdown` without its front matter (the whole of it when it has none). */
@@ -88,9 +84,7 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
     throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}: ${firstLine(problem.message)}`);
   }
   if (document.contents === null) return { fields: {}, creator: {}, ignoredKeys: [] };
-  if (!isMap(document.contents)) {
-    throw invalidRequest(`The front matter at line 2 must be "key: value" lines; got ${document.contents.constructor.name === 'YAMLSeq' ? 'a list' : 'a single value'}.`);
-  }
+  if (!isMap(document.contents)) throw invalidRequest('The front matter at line 2 must be "key: value" lines.');
   let data: Record<string, unknown>;
   try {
     // Aliases may not multiply the little text there is into a lot (the "billion laughs").
