@@ -4,6 +4,7 @@
 import type { Logger } from './logger.js';
 import { toDataUri, type ImageSource } from './images/remote-image-fetcher.js';
 import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
+import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { Renderer } from './render/renderer.js';
 import { markdownContent } from './request/front-matter.js';
@@ -31,7 +32,8 @@ export interface StoreParts {
 
 /**
  * What a request produced. `complete` is false when a remote image could not be fetched and was
- * drawn as a placeholder: the same request may well succeed later, so such a result is not cached.
+ * drawn as a placeholder, or a diagram ran out of time: the same request may well succeed later,
+ * so such a result is not cached.
  */
 export interface Rendered<Image> {
   images: Image[];
@@ -48,17 +50,31 @@ export interface PreparedContent extends ThemeChoice {
   creator?: CreatorOptions;
 }
 
-/** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
+/** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
 export async function prepareContent(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
+  // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
+  const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  let diagramsComplete = true;
+  const diagrams = {
+    async draw(source: string) {
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal);
+      if (!drawn.ok && drawn.transient) {
+        diagramsComplete = false;
+        parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');
+      }
+      return drawn;
+    },
+  };
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop;
   // the front matter was read when the request was normalized and is not content.
   const [{ html, imageFailures }, creator] = await Promise.all([
-    renderMarkdownInWorker(markdownContent(request.markdown), { mdxMode: request.mdxMode, hashtags: request.hashtags, remoteImages: parts.remoteImages, signal }),
+    renderMarkdownInWorker(markdownContent(request.markdown), { mdxMode: request.mdxMode, hashtags: request.hashtags, remoteImages: parts.remoteImages, diagrams, signal }),
     withAvatar(parts, request.creator, signal),
   ]);
   for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
-  return { theme, mode, warnings, html, creator: creator.options, complete: imageFailures.length === 0 && creator.failures.length === 0 };
+  const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
+  return { theme, mode, warnings, html, creator: creator.options, complete };
 }
 
 /** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */

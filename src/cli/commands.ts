@@ -46,15 +46,18 @@ export const themesCommand: CommandSpec = {
 
 export const keysCommand: CommandSpec = {
   name: 'keys',
-  arguments: 'create',
-  summary: 'Creates an API key, saves it where the service reads keys and prints it on standard output.',
+  arguments: 'create | revoke <key>',
+  summary: 'Creates an API key, saves it where the service reads keys and prints it on standard output; or revokes one.',
   options: [{ name: 'hashed', description: 'save only the SHA-256 digest of the key (sha256:<hex>), so the file holds no secret' }],
   notes: [
     'The key is added to API_KEYS_FILE when that is set, else to DATA_DIR/api-keys.txt (DATA_DIR defaults to ./data).',
     'A running service sees the changed file within a second (or at once on SIGHUP): no restart needed.',
+    'revoke removes the key (or its sha256: entry) from that file and, with REDIS_URL set, revokes it for every',
+    'replica sharing that Redis within a second, whatever their own key files say.',
     '',
     'Example:',
     '  export CARDWRIGHT_API_KEY="$(cardwright keys create)"',
+    '  REDIS_URL=redis://redis:6379 cardwright keys revoke "$OLD_KEY"',
   ].join('\n'),
 };
 

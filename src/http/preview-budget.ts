@@ -1,8 +1,12 @@
 // A per-client work budget for the unauthenticated preview endpoints: a token bucket per IP
 // address whose cost grows with the work asked for, so typing in the editor never hits it but a
 // script posting 100,000-character documents in a loop gets 429 long before it can take the CPU.
+import { diagramLimits } from '../cards/diagrams/diagram-limits.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
+// With REDIS_URL the buckets live in Redis, so a client spreading its previews over replicas has
+// one budget in total; while Redis is unavailable each replica keeps buckets in its own memory.
+import type { SharedRedis } from '../shared-state/redis.js';
 
 export interface PreviewBudgetOptions {
   /** Tokens a client may spend at once. */
@@ -18,13 +22,47 @@ interface Bucket {
   updatedAt: number;
 }
 
+/**
+ * The same bucket in Redis, refilled from Redis's own clock so replicas' clocks never matter.
+ * Answers 1 or 0 (spent or not) and the tokens left, as text (Redis would truncate a fraction).
+ */
+const spendScript = `
+local burst, refill, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local saved = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(saved[1]) or burst
+local at = tonumber(saved[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * refill)
+local spent = 0
+if tokens >= cost then tokens = tokens - cost; spent = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / refill * 1000) + 1000)
+return {spent, tostring(tokens)}`;
+
 export class PreviewBudget {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly options: PreviewBudgetOptions) {}
+  constructor(
+    private readonly options: PreviewBudgetOptions,
+    private readonly redis?: SharedRedis,
+  ) {}
 
   /** Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. */
-  spend(client: string, cost: number, now = Date.now()): void {
+  async spend(client: string, cost: number): Promise<void> {
+    const { burst, refillPerSecond } = this.options;
+    const shared = await this.redis?.attempt(
+      (redis) => redis.eval(spendScript, 1, `cardwright:preview-budget:${client}`, burst, refillPerSecond, cost) as Promise<[number, string]>,
+    );
+    if (shared) {
+      if (shared[0] !== 1) throw httpFailures.previewRateLimited(this.waitSeconds(Number(shared[1]), cost));
+      return;
+    }
+    this.spendLocally(client, cost, Date.now());
+  }
+
+  /** The bucket in this replica's memory: without Redis, or while it is unavailable. */
+  private spendLocally(client: string, cost: number, now: number): void {
     const { burst, refillPerSecond } = this.options;
     const bucket = this.buckets.get(client) ?? { tokens: burst, updatedAt: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * refillPerSecond);
@@ -33,11 +71,13 @@ export class PreviewBudget {
     this.buckets.delete(client);
     this.buckets.set(client, bucket);
     this.evict();
-    if (bucket.tokens < cost) {
-      const waitSeconds = Math.ceil((Math.min(cost, burst) - bucket.tokens) / refillPerSecond);
-      throw httpFailures.previewRateLimited(waitSeconds);
-    }
+    if (bucket.tokens < cost) throw httpFailures.previewRateLimited(this.waitSeconds(bucket.tokens, cost));
     bucket.tokens -= cost;
+  }
+
+  private waitSeconds(tokens: number, cost: number): number {
+    const { burst, refillPerSecond } = this.options;
+    return Math.ceil((Math.min(cost, burst) - tokens) / refillPerSecond);
   }
 
   private evict(): void {
@@ -56,11 +96,19 @@ const charactersPerToken = 2000;
 const remoteImagePattern = /!\[[^\]]*\]\(\s*<?https?:|<img\b[^>]*\bsrc\s*=\s*["']?https?:/gi;
 const maxRemoteImagesCharged = 50;
 
+/**
+ * Each ```mermaid fence costs two tokens more: a diagram is drawn in the browser (a few hundred ms),
+ * though only once while it is unchanged (see DiagramPages), and a document has at most 20.
+ */
+const diagramPattern = /^ {0,3}(?:`{3,}|~{3,})[ \t]*mermaid\b/gim;
+const diagramCost = 2;
+
 /** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
 const splitCost = 5;
 
 /** What one preview of `request` costs, in tokens. */
 export function previewCost(request: CardRequest): number {
   const remoteImages = Math.min(maxRemoteImagesCharged, request.markdown.match(remoteImagePattern)?.length ?? 0);
-  return 1 + request.markdown.length / charactersPerToken + remoteImages + (request.splitMode === 'noSplit' ? 0 : splitCost);
+  const diagrams = Math.min(diagramLimits.maxDiagramsPerDocument, request.markdown.match(diagramPattern)?.length ?? 0);
+  return 1 + request.markdown.length / charactersPerToken + remoteImages + diagrams * diagramCost + (request.splitMode === 'noSplit' ? 0 : splitCost);
 }

@@ -7,6 +7,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { previewCost, PreviewBudget, type PreviewBudgetOptions } from './preview-budget.js';
+import type { SharedRedis } from '../shared-state/redis.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -14,14 +15,16 @@ export interface PreviewRouteDeps {
   cards: Cards;
   requestTimeoutMs: number;
   previewBudget: PreviewBudgetOptions;
+  /** Shares the budgets between replicas (REDIS_URL). */
+  redis?: SharedRedis;
 }
 
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
-  const budget = new PreviewBudget(deps.previewBudget);
+  const budget = new PreviewBudget(deps.previewBudget, deps.redis);
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
-    budget.spend(request.ip, previewCost(cardRequest));
+    await budget.spend(request.ip, previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs));
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');

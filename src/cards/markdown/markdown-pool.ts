@@ -9,9 +9,10 @@
 // the waits for remote images. A document over budget is stopped by terminating its worker
 // (piscina starts a fresh one) and answered with a 400 naming the stage it was in.
 //
-// Images stay on the main thread: the worker asks for each one over the document's MessagePort and
-// gets the bytes fetched by the caller's ImageSource under the caller's deadline, so the HTML is
-// exactly what renderMarkdown alone makes.
+// Images and diagrams stay on the main thread: the worker asks for each one over the document's
+// MessagePort and gets the bytes fetched by the caller's ImageSource (or drawn by its
+// DiagramDrawer, in the browser) under the caller's deadline, so the HTML is exactly what
+// renderMarkdown alone makes.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,8 @@ import { CardError } from '../errors.js';
 import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
-import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+import type { DiagramDrawer } from './mermaid-diagrams.js';
+import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
 
 export interface MarkdownPoolOptions {
   /** Worker threads (MARKDOWN_THREADS). */
@@ -81,7 +83,17 @@ class MarkdownPool {
     const budget = new CpuBudget(this.options.cpuLimitMs, () => kill.abort());
     let stage = 'waiting for a worker';
     let started = false;
-    let imagesWaiting = 0;
+    // Images and diagrams the worker waits for: that time is not the document's CPU time.
+    let waitingOnMainThread = 0;
+    const waitOnMainThread = () => {
+      if (waitingOnMainThread++ === 0) budget.pause();
+    };
+    const answer = (message: ImageAnswer | DiagramAnswer, transfer: ArrayBuffer[]) => {
+      if (--waitingOnMainThread === 0) budget.resume();
+      port1.postMessage(message, transfer);
+    };
+    /** A failure of the request itself while drawing a diagram (a full queue): the request's answer. */
+    let requestFailure: unknown;
 
     port1.on('message', (message: WorkerMessage) => {
       if (message.type === 'start') {
@@ -94,19 +106,34 @@ class MarkdownPool {
         stage = message.stage;
         return;
       }
-      // The worker waits for the image: that time is not the document's CPU time.
-      if (imagesWaiting++ === 0) budget.pause();
-      void answerImage(options.remoteImages, message, signal).then(([answer, transfer]) => {
-        if (--imagesWaiting === 0) budget.resume();
-        port1.postMessage(answer, transfer);
-      });
+      waitOnMainThread();
+      if (message.type === 'image') {
+        void answerImage(options.remoteImages, message, signal).then(([image, transfer]) => answer(image, transfer));
+        return;
+      }
+      void drawDiagram(options.diagrams, message, signal).then(
+        ([diagram, transfer]) => answer(diagram, transfer),
+        (error: unknown) => {
+          requestFailure ??= error;
+          // The worker still gets an answer, so it finishes and is free for the next document.
+          answer({ type: 'diagram', id: message.id, drawn: { ok: false, message: 'not drawn' } }, []);
+        },
+      );
     });
 
-    const task: MarkdownTask = { markdown, mdxMode: options.mdxMode ?? false, hashtags: options.hashtags !== false, fetchImages: options.remoteImages !== undefined, port: port2 };
+    const task: MarkdownTask = {
+      markdown,
+      mdxMode: options.mdxMode ?? false,
+      hashtags: options.hashtags !== false,
+      fetchImages: options.remoteImages !== undefined,
+      drawDiagrams: options.diagrams !== undefined,
+      port: port2,
+    };
     const done = this.piscina
       .run(task, { transferList: [port2], signal: kill.signal })
       .then(
         (result) => {
+          if (requestFailure !== undefined) throw requestFailure;
           if (result.ok) return { html: result.html, imageFailures: result.imageFailures };
           throw new CardError(result.kind, result.message);
         },
@@ -168,6 +195,20 @@ async function answerImage(
   } catch (error) {
     return [{ type: 'image', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }, []];
   }
+}
+
+async function drawDiagram(
+  drawer: DiagramDrawer | undefined,
+  request: Extract<WorkerMessage, { type: 'diagram' }>,
+  signal: AbortSignal | undefined,
+): Promise<[DiagramAnswer, ArrayBuffer[]]> {
+  signal?.throwIfAborted();
+  if (!drawer) return [{ type: 'diagram', id: request.id, drawn: { ok: false, message: 'Diagrams are not drawn here.' } }, []];
+  const drawn = await drawer.draw(request.source);
+  if (!drawn.ok) return [{ type: 'diagram', id: request.id, drawn }, []];
+  // A copy: the drawer may keep its image (a cache), and the copy's memory moves to the worker.
+  const png = new Uint8Array(drawn.png);
+  return [{ type: 'diagram', id: request.id, drawn: { ...drawn, png } }, [png.buffer]];
 }
 
 const clockTicksPerMs = 100 / 1000;

@@ -7,7 +7,9 @@ import type { MessagePort } from 'node:worker_threads';
 import { CardError } from '../errors.js';
 import { RemoteImageRefused, type FetchedImage, type ImageSource } from '../images/remote-image-fetcher.js';
 import { renderMarkdown } from './render-markdown.js';
-import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+import type { DrawnDiagram } from '../diagrams/diagram-page.js';
+import type { DiagramDrawer } from './mermaid-diagrams.js';
+import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
 
 // Workers yield the CPU to the main thread (which answers every request, /health included) and to
 // the browser: on Linux a thread has its own nice value, set through its kernel thread id.
@@ -36,7 +38,8 @@ class MainThreadImages implements ImageSource {
   private readonly waiting = new Map<number, { resolve: (image: FetchedImage) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly port: MessagePort) {
-    port.on('message', (answer: ImageAnswer) => {
+    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
+      if (answer.type !== 'image') return;
       const pending = this.waiting.get(answer.id);
       if (!pending) return;
       this.waiting.delete(answer.id);
@@ -58,6 +61,28 @@ class MainThreadImages implements ImageSource {
   }
 }
 
+/** A DiagramDrawer that asks the main thread, which draws in the browser. */
+class MainThreadDiagrams implements DiagramDrawer {
+  private nextId = 0;
+  private readonly waiting = new Map<number, (drawn: DrawnDiagram) => void>();
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
+      if (answer.type !== 'diagram') return;
+      this.waiting.get(answer.id)?.(answer.drawn);
+      this.waiting.delete(answer.id);
+    });
+  }
+
+  draw(source: string): Promise<DrawnDiagram> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.port.postMessage({ type: 'diagram', id, source } satisfies WorkerMessage);
+    });
+  }
+}
+
 export default async function renderInWorker(task: MarkdownTask): Promise<MarkdownTaskResult> {
   const { port } = task;
   await warmedUp;
@@ -67,6 +92,7 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
       mdxMode: task.mdxMode,
       hashtags: task.hashtags,
       remoteImages: task.fetchImages ? new MainThreadImages(port) : undefined,
+      diagrams: task.drawDiagrams ? new MainThreadDiagrams(port) : undefined,
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),
     });
     return { ok: true, html, imageFailures };

@@ -3,7 +3,7 @@
 // sanitizer sees the final tree rather than a string. The order matters:
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
-//   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, hashtag chips, fetched images
+//   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, hashtag chips, fetched images
 //   → placeholders for images that could not be fetched → attributes for themes.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -30,6 +30,7 @@ import { rehypeMarkHanRepertoire } from './han-repertoire.js';
 import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
+import { rehypeMermaidDiagrams, type DiagramDrawer } from './mermaid-diagrams.js';
 // Imported statically: this module runs in the Markdown workers (markdown-pool.ts), where the
 // test runner's TypeScript loader resolves static imports of source files but not dynamic ones.
 import { remarkSafeMdx } from './mdx-components.js';
@@ -61,6 +62,8 @@ const htmlSteps: PluggableList = [
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
   rehypeMath,
+  // Before the code blocks: a diagram that cannot be drawn leaves its source as a code block.
+  rehypeMermaidDiagrams,
   rehypeCodeBlocks,
   rehypeHashtags,
   rehypeInlineRemoteImages,
@@ -97,6 +100,8 @@ export interface RenderMarkdownOptions {
   hashtags?: boolean;
   /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
   remoteImages?: ImageSource;
+  /** Draws ```mermaid fences in the request's theme; without it they stay code blocks. */
+  diagrams?: DiagramDrawer;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
   /** Told each stage the document enters (see progress.ts). */
@@ -117,7 +122,10 @@ export interface RenderedMarkdown {
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
   precheckMarkdown(markdown);
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
-  const file = new VFile({ value: markdown, data: { remoteImages, hashtags: options.hashtags !== false, ...(options.progress ? { progress: options.progress } : {}) } });
+  const file = new VFile({
+    value: markdown,
+    data: { remoteImages, hashtags: options.hashtags !== false, ...(options.diagrams ? { diagrams: options.diagrams } : {}), ...(options.progress ? { progress: options.progress } : {}) },
+  });
   try {
     options.progress?.('parsing the Markdown');
     const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;

@@ -1,6 +1,8 @@
 // The messages between the Markdown pool (main thread) and its workers, over one MessagePort per
 // document. Images are fetched by the main thread (its SSRF guard, caches and request deadline stay
-// in one place); the worker asks for each one and waits for the bytes.
+// in one place) and diagrams are drawn by it (in the browser); the worker asks for each one and
+// waits for the bytes.
+import type { DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { CardErrorKind } from '../errors.js';
 
 export interface MarkdownTask {
@@ -9,6 +11,8 @@ export interface MarkdownTask {
   hashtags: boolean;
   /** Whether remote images are fetched at all (else every one is a placeholder, as without a fetcher). */
   fetchImages: boolean;
+  /** Whether Mermaid diagrams are drawn (else they stay code blocks, as without a drawer). */
+  drawDiagrams: boolean;
   /** The document's own channel; transferred with the task. */
   port: import('node:worker_threads').MessagePort;
 }
@@ -21,9 +25,13 @@ export type MarkdownTaskResult =
 export type WorkerMessage =
   | { type: 'start'; threadId?: number }
   | { type: 'stage'; stage: string }
-  | { type: 'image'; id: number; src: string };
+  | { type: 'image'; id: number; src: string }
+  | { type: 'diagram'; id: number; source: string };
 
 /** Main → worker: one image's bytes, or why there are none. */
 export type ImageAnswer =
   | { type: 'image'; id: number; ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number }
   | { type: 'image'; id: number; ok: false; message: string };
+
+/** Main → worker: one diagram drawn, or why it could not be. */
+export type DiagramAnswer = { type: 'diagram'; id: number; drawn: DrawnDiagram };

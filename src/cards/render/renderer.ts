@@ -1,6 +1,8 @@
 // The renderer the service, the CLI and the MCP server use: the page pool (admission, queue,
 // deadlines, retries; page-pool.ts) running on pages of the browser fleet (launch, planned
 // restarts, crash and hang recovery; browser-fleet.ts).
+import { DiagramPages } from '../diagrams/diagram-pages.js';
+import type { DiagramStyle, DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { Logger } from '../logger.js';
 import { BrowserFleet, type FleetPage, type RestartReason } from './browser-fleet.js';
 import { PagePool, type PoolObserver } from './page-pool.js';
@@ -26,11 +28,14 @@ export interface RendererOptions {
   probeIntervalMs?: number;
   log: Logger;
   observer?: RenderObserver;
+  /** How long one diagram may take to draw (default diagramLimits.renderTimeoutMs); for tests. */
+  diagramTimeoutMs?: number;
 }
 
 export class Renderer {
   private readonly fleet: BrowserFleet;
   private readonly pool: PagePool<FleetPage>;
+  private readonly diagrams: DiagramPages;
 
   constructor(options: RendererOptions) {
     const { observer } = options;
@@ -41,15 +46,27 @@ export class Renderer {
       probeIntervalMs: options.probeIntervalMs,
       log: options.log,
       onRestart: (reason) => observer?.browserRestarted(reason),
-      onPagesChanged: () => this.pool.refresh(),
+      onPagesChanged: () => {
+        this.pool.refresh();
+        this.diagrams.refresh();
+      },
     });
-    this.pool = new PagePool({
+    this.pool = new PagePool<FleetPage>({
       factory: this.fleet,
       concurrency: options.concurrency,
       queueMax: options.queueMax,
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
+    });
+    // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts).
+    this.diagrams = new DiagramPages({
+      fleet: this.fleet,
+      shellHtml: options.shellHtml,
+      concurrency: Math.min(2, options.concurrency),
+      queueMax: options.queueMax,
+      log: options.log,
+      renderTimeoutMs: options.diagramTimeoutMs,
     });
   }
 
@@ -65,6 +82,14 @@ export class Renderer {
    */
   run<T>(signal: AbortSignal, work: (page: RenderPage) => Promise<T>): Promise<T> {
     return this.pool.run(signal, (pooled) => work(pooled.page));
+  }
+
+  /**
+   * Draws one Mermaid diagram as an image for a card of `style`, in a page of its own; a diagram
+   * that cannot be drawn is answered with the reason (see DiagramPages.draw).
+   */
+  drawDiagram(source: string, style: DiagramStyle, signal: AbortSignal): Promise<DrawnDiagram> {
+    return this.diagrams.draw(source, style, signal);
   }
 
   /** Requests waiting for a page. */
@@ -110,6 +135,6 @@ export class Renderer {
   async close(): Promise<void> {
     // Both start at once: the fleet stops replacing browsers before anything else can happen, and
     // the pool's idle pages are asked to close before their browser is.
-    await Promise.all([this.pool.close(), this.fleet.close()]);
+    await Promise.all([this.pool.close(), this.diagrams.close(), this.fleet.close()]);
   }
 }

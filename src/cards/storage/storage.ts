@@ -1,11 +1,13 @@
 // Where generated images go. Small on purpose: every driver (local directory, S3-compatible
-// object store) implements these five operations and nothing else.
+// object store) implements these six operations and nothing else.
 
 export interface Storage {
   /** Stores `body` under `key` (e.g. "screenshots/1700000000000_ab12….png"). All-or-nothing. */
   put(key: string, body: Buffer, contentType: string, signal?: AbortSignal): Promise<void>;
   /** The body stored under `key`, or undefined when there is none (read back: saved requests). */
   get(key: string): Promise<Buffer | undefined>;
+  /** Whether an object is stored under `key` (a shared render-cache entry checks its images are still there). */
+  exists(key: string): Promise<boolean>;
   /** Removes `key`; removing a key that does not exist is not an error. */
   delete(key: string): Promise<void>;
   /** The absolute public URL of `key`. */
