@@ -142,10 +142,13 @@ export function createCards(options: CardsOptions): Cards {
     shellHtml,
 
     async start() {
-      // Chromium is launched first; the stages load and every Markdown worker runs the whole
-      // pipeline once (grammars, plug-ins) while it starts.
-      // A warm-up document is bounded by the workers' CPU budget like any other.
+      // Chromium is launched first; the stages load and every Markdown worker loads the
+      // pipeline's core while it starts. A warm-up document is bounded by the workers' CPU budget
+      // like any other.
       await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp()]);
+      // Ready. What loads on first use (Shiki's grammars, KaTeX, MDX) is warmed now, in the
+      // background, so neither readiness nor the first request waits for it.
+      markdownPool.warmLazyParts();
     },
 
     preview: async (request, signal) => (await loadStages()).previewRequest(previewParts, request, signal),

@@ -59,10 +59,10 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
   const pagePolicy = pageSecurityPolicy(storageOrigin);
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
-  // Fixed for the life of the process: compressed once, off the main thread and without holding
-  // up start-up, and revalidated by ETag.
-  const frameDocument = precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8');
-  const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
+  // Fixed for the life of the process: compressed once, off the main thread, on first use (not at
+  // start-up, where the CPU goes to the browser), and revalidated by ETag.
+  const frameDocument = onFirstUse(() => precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8'));
+  const fontFaces = onFirstUse(() => precompressed(fontFaceCss(), 'text/css; charset=utf-8'));
 
   registerPreviewRoute(app, deps);
   registerThemeThumbnailRoute(app, deps.cards);
@@ -99,12 +99,12 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
 
   app.get('/preview/frame', async (request, reply) => {
     reply.header('Content-Security-Policy', frameSecurityPolicy);
-    return sendPrecompressed(request, reply, await frameDocument);
+    return sendPrecompressed(request, reply, await frameDocument());
   });
 
   // The bundled fonts' @font-face rules, for the page's own editor and labels (CJK and emoji
   // look the same as on the cards, whatever fonts the visitor's system has).
-  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces));
+  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces()));
 
   // The shell document refers to its fonts as /fonts/<package>/files/<file>, as the renderer serves them.
   app.get('/fonts/*', async (request, reply) => {
@@ -124,6 +124,15 @@ interface Precompressed {
 }
 
 const gzipAsync = promisify(gzip);
+
+/** `make()` called once, when first asked for. */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
 
 async function precompressed(text: string, type: string): Promise<Precompressed> {
   const plain = Buffer.from(text, 'utf8');

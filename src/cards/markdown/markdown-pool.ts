@@ -24,7 +24,7 @@ import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
 import type { DiagramDrawer } from './mermaid-diagrams.js';
-import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
 export interface MarkdownPoolOptions {
   /** Worker threads (MARKDOWN_THREADS). */
@@ -57,6 +57,8 @@ function hintFor(stage: string): string {
 
 class MarkdownPool {
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
+  /** Raised once the service is ready: workers then warm what loads on first use (WorkerSettings). */
+  private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(readonly options: MarkdownPoolOptions) {
     this.piscina = new Piscina({
@@ -67,6 +69,7 @@ class MarkdownPool {
       // Workers wait for their next task on their event loop, not blocked in Atomics.wait.
       atomics: 'disabled',
       resourceLimits: { maxOldGenerationSizeMb: workerMemoryLimitMb },
+      workerData: { warmUpFlag: this.warmUpFlag } satisfies WorkerSettings,
     });
     // A worker that dies between documents (e.g. killed for its CPU budget) is replaced by piscina;
     // without a listener the pool's 'error' event would end the process.
@@ -174,6 +177,12 @@ class MarkdownPool {
       return new CardError('busy', 'Every Markdown worker is busy and the queue is full; retry in a moment.', { retryAfterSeconds: 1 });
     }
     return error;
+  }
+
+  /** Lets every worker, now and later, warm Shiki, KaTeX and MDX in the background. */
+  warmLazyParts(): void {
+    Atomics.store(this.warmUpFlag, 0, 1);
+    Atomics.notify(this.warmUpFlag, 0);
   }
 
   close(): Promise<void> {
@@ -287,8 +296,12 @@ class CpuBudget {
 // configuration and closes it when it stops; anything else gets a pool with the defaults.
 let shared: { pool: MarkdownPool; users: number } | undefined;
 
-/** Starts the pool with these options (if it is not running); warmUp() waits until every worker has loaded the pipeline. */
-export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; close(): Promise<void> } {
+/**
+ * Starts the pool with these options (if it is not running). warmUp() waits until every worker has
+ * loaded the pipeline's core; warmLazyParts() then has them load what the first code block, formula
+ * or MDX document would (called once the service is ready, so it never delays readiness).
+ */
+export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; warmLazyParts(): void; close(): Promise<void> } {
   if (shared && shared.users === 0) {
     void shared.pool.close();
     shared = undefined;
@@ -296,11 +309,12 @@ export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Prom
   shared ??= { pool: new MarkdownPool(options), users: 0 };
   shared.users++;
   const mine = shared;
-  // Each worker loads the pipeline when it starts (markdown-worker.ts); a document per worker waits for that.
+  // A document per worker waits for its module (the pipeline's core) to load.
   const warmUp = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
   let closed = false;
   return {
     warmUp: () => Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp))),
+    warmLazyParts: () => mine.pool.warmLazyParts(),
     async close() {
       if (closed) return;
       closed = true;

@@ -35,3 +35,25 @@ export type ImageAnswer =
 
 /** Main → worker: one diagram drawn, or why it could not be. */
 export type DiagramAnswer = { type: 'diagram'; id: number; drawn: DrawnDiagram };
+
+/** What every worker is started with (piscina's workerData). */
+export interface WorkerSettings {
+  /**
+   * One Int32 the pool sets to 1 (and notifies) once the service is ready: from then on workers,
+   * including ones started later, warm what loads on first use (markdown-worker.ts).
+   */
+  warmUpFlag: Int32Array;
+}
+
+/**
+ * Documents that load each lazily imported part once: Shiki with the languages cards use most,
+ * KaTeX, and the MDX checks. Each is [markdown, mdxMode].
+ */
+export const lazyWarmUpDocuments: ReadonlyArray<readonly [string, boolean]> = [
+  ['```ts\nconst a = 1;\n```', false],
+  ['$x^2$ and $$\\frac{a}{b}$$', false],
+  ['<Callout>x</Callout>', true],
+  ...['js', 'python', 'bash', 'json', 'css', 'java', 'go', 'rust', 'sql', 'yaml'].map(
+    (language) => [`\`\`\`${language}\nx\n\`\`\``, false] as const,
+  ),
+];
