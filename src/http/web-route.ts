@@ -89,12 +89,12 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   });
 
   const vendorFiles = new Map(
-    await Promise.all(Object.entries(vendorModules).map(async ([name, file]) => [name, precompressed(await fs.readFile(file, 'utf8'), 'text/javascript; charset=utf-8')] as const)),
+    Object.entries(vendorModules).map(([name, file]) => [name, onFirstUse(async () => precompressed(await fs.readFile(file, 'utf8'), 'text/javascript; charset=utf-8'))] as const),
   );
   app.get<{ Params: { name: string } }>('/vendor/:name', async (request, reply) => {
     const file = vendorFiles.get(request.params.name);
     if (!file) return reply.callNotFound();
-    return sendPrecompressed(request, reply, await file);
+    return sendPrecompressed(request, reply, await file());
   });
 
   app.get('/preview/frame', async (request, reply) => {
