@@ -1,9 +1,10 @@
 // The live preview of the web page: the cards of a request as the editor shows them, built by
 // the same stages as the images (theme, Markdown → sanitized HTML, card markup), so the page shows
 // exactly what Generate will render: a noSplit card as its markup (tables fitted by the browser
-// first), split cards and an overHiddenMode card as the images Generate captures.
+// first, between the front matter's cover and closing card when it asks for them), split cards and
+// an overHiddenMode card as the images Generate captures.
 import { fitTables, hasTables } from './render/fit-tables.js';
-import { renderCards, singleCardMarkup } from './render/render-cards.js';
+import { creatorCardsMarkup, renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
 
@@ -27,7 +28,7 @@ export interface Preview {
 const maxPreviewScale = 2;
 
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Preview> {
-  const { theme, mode, warnings, html } = await prepareContent(parts, request, signal);
+  const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal);
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   const single = request.splitMode === 'noSplit' || request.weChatMode;
@@ -37,12 +38,14 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
     // The markup renderCards lays out and captures for a noSplit request, with the tables fitted
     // to the card as Generate fits them (fit-tables.ts writes their sizes into the HTML).
     const contentHtml = hasTables(html) ? await parts.renderer.run(signal, (page) => fitTables(page, { ...request, theme, mode, contentHtml: html })) : html;
-    cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml }) }];
+    const renderRequest = { ...request, theme, mode, creator, contentHtml };
+    const { cover, end } = creatorCardsMarkup(renderRequest);
+    cards = [cover, singleCardMarkup(renderRequest), end].filter((markup) => markup !== '').map((markup) => ({ html: markup }));
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders.
     const scale = Math.min(request.scale, maxPreviewScale);
     const images = await parts.renderer.run(signal, (page) =>
-      renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }),
+      renderCards(page, { ...request, theme, mode, creator, scale, format: 'webp', contentHtml: html }),
     );
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,

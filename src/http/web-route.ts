@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { projectRoot } from '../paths.js';
+import { nodeModulesDir, projectRoot } from '../paths.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { fontFaceCss, resolveFontFile } from '../cards/themes/fonts.js';
 import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
@@ -27,14 +27,23 @@ export interface WebRouteDeps extends PreviewRouteDeps {
 
 const fontTypes: Record<string, string> = { '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.otf': 'font/otf' };
 
-/** The page may load only its own files, plus generated images from wherever storage serves them. */
+/**
+ * Libraries the page imports as ES modules, served from node_modules at /vendor/<name>.js (the page
+ * has no build step): fflate packs a result's images into one ZIP in the browser.
+ */
+const vendorModules: Record<string, string> = { 'fflate.js': path.join(nodeModulesDir, 'fflate', 'esm', 'browser.js') };
+
+/**
+ * The page may load only its own files, plus generated images from wherever storage serves them;
+ * it reads them (for the ZIP of a result) from there too, which an S3 bucket allows with CORS.
+ */
 function pageSecurityPolicy(storageOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     `img-src 'self' data: ${storageOrigin}`,
-    "connect-src 'self'",
+    `connect-src 'self' ${storageOrigin}`,
     "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -77,6 +86,15 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
       reply.header('Cache-Control', 'no-cache');
       reply.header('X-Content-Type-Options', 'nosniff');
     },
+  });
+
+  const vendorFiles = new Map(
+    Object.entries(vendorModules).map(([name, file]) => [name, onFirstUse(async () => precompressed(await fs.readFile(file, 'utf8'), 'text/javascript; charset=utf-8'))] as const),
+  );
+  app.get<{ Params: { name: string } }>('/vendor/:name', async (request, reply) => {
+    const file = vendorFiles.get(request.params.name);
+    if (!file) return reply.callNotFound();
+    return sendPrecompressed(request, reply, await file());
   });
 
   app.get('/preview/frame', async (request, reply) => {

@@ -127,6 +127,7 @@ class MarkdownPool {
     const task: MarkdownTask = {
       markdown,
       mdxMode: options.mdxMode ?? false,
+      hashtags: options.hashtags !== false,
       fetchImages: options.remoteImages !== undefined,
       drawDiagrams: options.diagrams !== undefined,
       port: port2,

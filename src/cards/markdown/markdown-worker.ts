@@ -117,6 +117,7 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
   try {
     const { html, imageFailures } = await renderMarkdown(task.markdown, {
       mdxMode: task.mdxMode,
+      hashtags: task.hashtags,
       remoteImages: task.fetchImages ? new MainThreadImages(port) : undefined,
       diagrams: task.drawDiagrams ? new MainThreadDiagrams(port) : undefined,
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),

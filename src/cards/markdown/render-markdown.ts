@@ -3,7 +3,7 @@
 // sanitizer sees the final tree rather than a string. The order matters:
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
-//   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, fetched images
+//   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, hashtag chips, fetched images
 //   → placeholders for images that could not be fetched → attributes for themes.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -29,6 +29,7 @@ import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
+import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
 import { rehypeMermaidDiagrams, type DiagramDrawer } from './mermaid-diagrams.js';
@@ -66,6 +67,7 @@ const htmlSteps: PluggableList = [
   // Before the code blocks: a diagram that cannot be drawn leaves its source as a code block.
   rehypeMermaidDiagrams,
   rehypeCodeBlocks,
+  rehypeHashtags,
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
   rehypeAnnotateForThemes,
@@ -97,6 +99,8 @@ const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (docs/api.md#mdx). */
   mdxMode?: boolean;
+  /** Draw `#tag` as tag chips (hashtags.ts); on unless false. */
+  hashtags?: boolean;
   /** Fetches http(s) images through the SSRF guard; without it every remote image is a placeholder. */
   remoteImages?: ImageSource;
   /** Draws ```mermaid fences in the request's theme; without it they stay code blocks. */
@@ -123,7 +127,7 @@ export async function renderMarkdown(markdown: string, options: RenderMarkdownOp
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, signal: options.signal, failures: [] };
   const file = new VFile({
     value: markdown,
-    data: { remoteImages, ...(options.diagrams ? { diagrams: options.diagrams } : {}), ...(options.progress ? { progress: options.progress } : {}) },
+    data: { remoteImages, hashtags: options.hashtags !== false, ...(options.diagrams ? { diagrams: options.diagrams } : {}), ...(options.progress ? { progress: options.progress } : {}) },
   });
   try {
     options.progress?.('parsing the Markdown');

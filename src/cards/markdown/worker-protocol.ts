@@ -8,6 +8,7 @@ import type { CardErrorKind } from '../errors.js';
 export interface MarkdownTask {
   markdown: string;
   mdxMode: boolean;
+  hashtags: boolean;
   /** Whether remote images are fetched at all (else every one is a placeholder, as without a fetcher). */
   fetchImages: boolean;
   /** Whether Mermaid diagrams are drawn (else they stay code blocks, as without a drawer). */

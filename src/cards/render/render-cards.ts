@@ -4,7 +4,9 @@ import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
+import type { CreatorOptions } from '../request/schema.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
+import { coverContentHtml, endContentHtml, signatureHtml } from './creator-cards.js';
 import { fitTables } from './fit-tables.js';
 import { captureLongImage, checkLongImage, needsTiles } from './long-image.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
@@ -12,6 +14,8 @@ import { truncateOverflow } from './truncate-overflow.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 
 export type SplitMode = 'noSplit' | 'autoSplit' | 'hrSplit';
+/** An image format, or `pdf`: every card as a page of one PDF. */
+export type OutputFormat = ImageFormat | 'pdf';
 
 export interface CardRenderRequest {
   theme: Theme;
@@ -21,21 +25,25 @@ export interface CardRenderRequest {
   scale: number;
   /** Multiplies the theme's type and spacing; the image keeps width × height × scale pixels. */
   fontScale?: number;
-  format: ImageFormat;
+  format: OutputFormat;
   splitMode: SplitMode;
   overHiddenMode: boolean;
   /** One image as tall as the content, without the card's frame (WeChat article); splitMode and overHiddenMode do not apply. */
   weChatMode?: boolean;
   /** A CSS colour or gradient checked by request/background.ts. */
   background?: string;
+  /** A bundled face for the body text instead of the theme's. */
+  fontFamily?: string;
+  /** The front matter's cover, signature and closing card; the avatar, if any, is a data: URI by now. */
+  creator?: CreatorOptions;
   /** Sanitized HTML of the whole document. */
   contentHtml: string;
 }
 
 export interface RenderedImage {
   data: Buffer;
-  format: ImageFormat;
-  /** Pixel size of the image. */
+  format: OutputFormat;
+  /** Pixel size of the image; for a PDF, the size of its first page in CSS px. */
   width: number;
   height: number;
 }
@@ -46,19 +54,70 @@ export async function renderCards(page: RenderPage, request: CardRenderRequest):
   request = { ...request, contentHtml: await fitTables(page, request) };
   // weChatMode is one card as tall as its content, whatever the split mode.
   const single = splitMode === 'noSplit' || request.weChatMode === true;
-  const boxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
+  const contentBoxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
   // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
   if (single ? request.overHiddenMode && !request.weChatMode : true) await truncateOverflow(page);
+  const boxes = await addCreatorCards(page, request, contentBoxes);
+  if (request.format === 'pdf') return [await printCards(page, request, boxes)];
+  const format = request.format;
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   const images: RenderedImage[] = [];
   for (const box of boxes) {
-    const data = needsTiles(box, deviceScale)
-      ? await captureLongImage(page, box, deviceScale, request.format)
-      : await captureCard(page, box, deviceScale, request.format);
+    const data = needsTiles(box, deviceScale) ? await captureLongImage(page, box, deviceScale, format) : await captureCard(page, box, deviceScale, format);
     const size = imageSize(data);
-    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
+    images.push({ data, format, width: size.width ?? 0, height: size.height ?? 0 });
   }
   return images;
+}
+
+/**
+ * The front matter's cover before the content's cards and its closing card after them, each a
+ * fixed-size card of the request's theme (in every split mode); the boxes of all cards, in order.
+ */
+async function addCreatorCards(page: RenderPage, request: CardRenderRequest, contentBoxes: CardBox[]): Promise<CardBox[]> {
+  const { cover, end } = creatorCardsMarkup(request);
+  if (!cover && !end) return contentBoxes;
+  const boxes = await page.addCards(cover, end);
+  if (boxes.length > maxCardsPerRequest) {
+    throw new CardError(
+      'content_too_large',
+      `The content needs ${boxes.length} cards with its cover and closing card; at most ${maxCardsPerRequest} cards are made per request. ` +
+        'Split the Markdown into several requests, or use a larger height.',
+    );
+  }
+  return boxes;
+}
+
+/** The markup of the front matter's cover card and closing card ('' for one it does not ask for); the live preview shows exactly this. */
+export function creatorCardsMarkup(request: CardRenderRequest): { cover: string; end: string } {
+  const fontScale = request.fontScale ?? 1;
+  const card = (contentHtml: string | undefined, kind: 'cover-card' | 'end-card') =>
+    contentHtml === undefined
+      ? ''
+      : cardMarkup({
+          theme: request.theme,
+          mode: request.mode,
+          width: request.width,
+          height: request.height,
+          fontScale,
+          fontFamily: request.fontFamily,
+          fixedHeight: true,
+          background: request.background,
+          contentHtml,
+          kind,
+        });
+  return {
+    cover: card(coverContentHtml(request.creator, request.width / fontScale, request.height / fontScale), 'cover-card'),
+    end: card(endContentHtml(request.creator), 'end-card'),
+  };
+}
+
+/** format "pdf": the cards on the page as the pages of one PDF, reported at the first card's size. */
+async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[]): Promise<RenderedImage> {
+  const fontScale = request.fontScale ?? 1;
+  const data = await page.printCards(fontScale);
+  const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };
+  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale) };
 }
 
 /**
@@ -94,6 +153,8 @@ export function singleCardMarkup(request: CardRenderRequest): string {
     fixedHeight: request.overHiddenMode,
     wechat: request.weChatMode,
     background: request.background,
+    fontFamily: request.fontFamily,
+    footerHtml: signatureHtml(request.creator),
     contentHtml: request.contentHtml,
   });
 }
@@ -103,7 +164,8 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
   const boxes = await page.layout(singleCardMarkup(request));
-  for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format, request);
+  // A PDF page of a long card is bounded as a PNG of it would be.
+  for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format === 'pdf' ? 'png' : request.format, request);
   return boxes;
 }
 

@@ -20,6 +20,7 @@ export const contentTypeOf = {
   png: 'image/png',
   jpeg: 'image/jpeg',
   webp: 'image/webp',
+  pdf: 'application/pdf',
 } as const;
 
 /** File extension of each image format. */
@@ -27,4 +28,5 @@ export const extensionOf = {
   png: 'png',
   jpeg: 'jpg',
   webp: 'webp',
+  pdf: 'pdf',
 } as const;
