@@ -38,7 +38,7 @@ export interface Config extends CardsSettings {
   shutdownGraceMs: number;
   /** Requests per API key and minute (0: unlimited). */
   rateLimitPerMinute: number;
-  /** Redis holding the rate-limit counters shared by replicas; in memory when unset. */
+  /** Redis holding what replicas share (rate limits, preview budgets, revoked keys, the render cache's index); each replica's memory when unset. */
   redisUrl?: string;
   /** Proxies whose X-Forwarded-For gives the client's address (false: the header is ignored). */
   trustProxy: TrustProxy;
@@ -64,6 +64,25 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * Every environment variable the configuration reads, for deployment files to be checked against
+ * (test/deployment.test.ts also checks this list against what loadConfig reads).
+ */
+export const configVariableNames: readonly string[] = [
+  'API_KEYS', 'API_KEYS_FILE', 'BODY_LIMIT_BYTES', 'BODY_TIMEOUT_MS', 'BROWSER_PROBE_INTERVAL_MS',
+  'BROWSER_RESTART_AFTER', 'CARDWRIGHT_API_KEY', 'CARDWRIGHT_OUTPUT_DIR', 'CARDWRIGHT_URL',
+  'CARD_RENDER_TIMEOUT_MS', 'CHROMIUM_PATH', 'DATA_DIR', 'HEADERS_TIMEOUT_MS', 'HOST', 'IDLE_TIMEOUT_MS',
+  'KEEP_ALIVE_TIMEOUT_MS', 'LOG_FORMAT', 'LOG_LEVEL', 'MARKDOWN_CPU_LIMIT_MS', 'MARKDOWN_THREADS',
+  'MAX_CONNECTIONS_PER_ADDRESS', 'MAX_REQUEST_MB', 'MAX_REQUEST_MEGAPIXELS', 'PORT', 'PREVIEW_BUDGET_BURST',
+  'PREVIEW_BUDGET_PER_SECOND', 'PREVIEW_IMAGE_CACHE_MB', 'PREVIEW_IMAGE_CACHE_TTL_SECONDS',
+  'PREVIEW_IMAGE_RETRY_SECONDS', 'PREVIEW_QUEUE_MAX', 'PREVIEW_RENDER_CONCURRENCY', 'PUBLIC_BASE_URL',
+  'QUEUE_MAX', 'RATE_LIMIT_PER_MINUTE', 'REDIS_URL', 'REMOTE_IMAGES', 'REMOTE_IMAGES_ALLOWLIST',
+  'RENDER_CACHE', 'RENDER_CACHE_MAX_ENTRIES', 'RENDER_CACHE_MAX_MB', 'RENDER_CACHE_TTL_SECONDS',
+  'RENDER_CONCURRENCY', 'REQUEST_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'STORAGE', 'THEMES_DIR',
+  'THUMBNAIL_TIMEOUT_MS', 'TRUST_PROXY',
+  ...s3VariableNames,
+];
 
 type Env = Record<string, string | undefined>;
 

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng } from './helpers/images.js';
 import { freePort, startService, temporaryDir } from './helpers/service.js';
+import { hashedKeyEntry } from '../src/http/api-keys.js';
 
 const notes = '# Weekly notes 周记 🚀\n\nSome **bold** text and a list:\n\n- first\n- second\n';
 
@@ -276,7 +277,31 @@ describe('cardwright keys create', () => {
 
       const wrong = await runCli(['keys', 'delete']);
       assert.equal(wrong.code, 2);
-      assert.match(wrong.stderr, /keys needs the action "create"; got delete/);
+      assert.match(wrong.stderr, /keys needs the action "create" or "revoke <key>"; got delete/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('revokes a key by removing its line, whether the file holds the key or its digest', async () => {
+    const dir = temporaryDir();
+    try {
+      const keyFile = path.join(dir, 'keys.txt');
+      const plain = 'plain-key-0123456789abcdef';
+      const hashed = 'hashed-key-0123456789abcdef';
+      const kept = 'kept-key-0123456789abcdef';
+      fs.writeFileSync(keyFile, `# keys\n${plain}\n${hashedKeyEntry(hashed)}\n${kept}\n`);
+      for (const key of [plain, hashed]) {
+        const { code, stderr } = await runCli(['keys', 'revoke', key], { env: { API_KEYS_FILE: keyFile } });
+        assert.equal(code, 0, stderr);
+        assert.match(stderr, /Removed from .*keys\.txt/);
+      }
+      assert.equal(fs.readFileSync(keyFile, 'utf8'), `# keys\n${kept}\n`);
+
+      // Nowhere to revoke it: said, not silently ignored.
+      const nowhere = await runCli(['keys', 'revoke', plain], { env: { API_KEYS_FILE: keyFile } });
+      assert.equal(nowhere.code, 1);
+      assert.match(nowhere.stderr, /in no key file and REDIS_URL is not set/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { TextFonts } from '../src/cards/render/render-page.js';
-import { bundledFamilies } from '../src/cards/themes/fonts.js';
+import { bundledFamilies, fontFaceCss } from '../src/cards/themes/fonts.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const samples: Record<string, string> = {
@@ -22,14 +22,29 @@ const samples: Record<string, string> = {
   th: '# หัวข้อภาษาไทย\n\nภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ',
   hi: '# हिन्दी शीर्षक\n\nयह हिन्दी में लिखा गया एक अनुच्छेद है।',
   'ext-b': '# 𠮷野家と𠀋\n\n人名用の漢字：𠀋 𡈽 𠮷。',
-  'el-ru': 'Ελληνικά κείμενο και русский текст, ½ € → ✓.',
+  'el-ru': 'Ελληνικά κείμενο και русский текст, ½ € → ✓ ⇗ ∮.',
   emoji: '表情 😀🎉👋🌿 and ✨ ❤️ 👍🏽 🇨🇳',
 };
 
 /** Themes that cover each kind of font stack of themes/_base.css. */
 const themeIds = ['minimal', 'traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'typewriter', 'darktech', 'art-deco', 'warm', 'japanese-magazine'];
 
-const cjkFaces = /^(Noto Sans SC|Noto Serif SC|Noto Sans TC|Noto Serif TC|Noto Sans JP|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/;
+const cjkFaces = /^(Noto Sans SC|Noto Serif SC|Noto Sans TC|Noto Serif TC|Noto Sans JP|Noto Sans HK|Noto Serif HK|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/;
+
+/** Whether a bundled face of `family` claims the code point in its unicode-range (so it has its glyph). */
+function faceHas(family: string, codePoint: number): boolean {
+  for (const face of fontFaceCss().match(/@font-face\s*{[^}]*}/g) ?? []) {
+    const name = /font-family:\s*['"]?([^'";]+?)['"]?\s*;/.exec(face)?.[1];
+    if (!name || !(family === name || family.startsWith(`${name} `))) continue;
+    const ranges = /unicode-range:\s*([^;}]+)/.exec(face)?.[1];
+    if (!ranges) return true;
+    for (const token of ranges.split(',')) {
+      const [low, high] = token.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
+      if (codePoint >= low! && codePoint <= (high ?? low!)) return true;
+    }
+  }
+  return false;
+}
 
 describe('every script is drawn by a bundled face', () => {
   let service: RunningService;
@@ -81,7 +96,7 @@ describe('every script is drawn by a bundled face', () => {
         const titles = samples[script]!.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2));
         for (const run of runs.filter((candidate) => titles.includes(candidate.text))) {
           // The Noto CJK faces (SC, TC, JP, KR) are one design: a kana or a name from another of them matches.
-          const design = (family: string) => family.replace(/^Noto (Sans|Serif) (SC|TC|JP|KR)\b.*$/, 'Noto $1 CJK').replace(/ (Regular|Bold|Thin|ExtraLight|Light|Medium|Black|ExtraBold|SemiBold)$/, '');
+          const design = (family: string) => family.replace(/^Noto (Sans|Serif) (SC|TC|JP|HK|KR)\b.*$/, 'Noto $1 CJK').replace(/ (Regular|Bold|Thin|ExtraLight|Light|Medium|Black|ExtraBold|SemiBold)$/, '');
           const faces = new Set(run.fonts.map((font) => font.familyName).filter((family) => cjkFaces.test(family)).map(design));
           // Extension B names exist only in the Japanese face; they may differ from their neighbours.
           const tolerated = script === 'ext-b' ? 2 : 1;
@@ -92,6 +107,65 @@ describe('every script is drawn by a bundled face', () => {
     }
     assert.ok(measured >= themeIds.length * 3, `${measured} titles measured`);
     assert.deepEqual(problems, []);
+  });
+
+  it('draws the CJK Extension B characters of names with a face that has them, Japanese (JIS X 0213) and Hong Kong (HKSCS) alike', async () => {
+    // Chromium reports a character no face has as drawn by the stack's first face (a tofu box);
+    // so each character stands alone in a list item and the face named must claim it.
+    const names = [...'𠀋𡈽𠮷𡘙𥻗𦉘𨋢𠝹𡃁𤨒𢱑𣎴'];
+    const problems: string[] = [];
+    for (const themeId of themeIds) {
+      const { runs } = await inspect(themeId, names.map((name) => `- ${name}`).join('\n'));
+      for (const name of names) {
+        const run = runs.find((candidate) => candidate.text === name);
+        if (!run) problems.push(`${themeId} ${name}: not measured`);
+        else if (!run.fonts.every((font) => faceHas(font.familyName, name.codePointAt(0)!))) problems.push(`${themeId} ${name}: ${run.fonts.map((font) => font.familyName).join(', ')} lacks it`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws every Korean word with the Korean face of its stack, never a Chinese face that has some Hangul', async () => {
+    // LXGW WenKai, Noto Sans SC, ZCOOL KuaiLe … carry a few hundred Hangul syllables: a title in them
+    // mixed two designs inside one word, with gaps where their widths differ.
+    const problems: string[] = [];
+    for (const themeId of themeIds) {
+      const { runs } = await inspect(themeId, '# 세계인권선언발췌\n\n모든인간은태어날때부터자유로우며');
+      const hangulRuns = runs.filter((run) => /^[\uac00-\ud7a3]+$/.test(run.text));
+      assert.equal(hangulRuns.length, 2, `${themeId}: title and paragraph measured`);
+      for (const run of hangulRuns) {
+        const hangulFaces = run.fonts.filter((font) => !/^Noto (Sans|Serif) KR/.test(font.familyName));
+        if (hangulFaces.length > 0) problems.push(`${themeId} ${JSON.stringify(run.text)}: ${run.fonts.map((font) => `${font.familyName} (${font.glyphCount})`).join(' + ')}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('breaks Korean lines between words, never inside one', async () => {
+    const markdown = '모든 사람은 인종, 피부색, 성, 언어, 종교, 정치적 또는 기타의 견해, 민족적 또는 사회적 출신, 재산, 출생 또는 기타의 지위 등에 따른 어떠한 종류의 차별이 없이, 이 선언에 규정된 모든 권리와 자유를 향유할 자격이 있다.';
+    for (const themeId of ['minimal', 'coil-notebook', 'traditional-chinese']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const split = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ lines: number; split: string[] }>(`(() => {
+          const text = document.querySelector('#cards .card-content-inner p').firstChild;
+          const range = document.createRange();
+          const split = [];
+          const tops = new Set();
+          for (const match of text.data.matchAll(/\\S+/g)) {
+            range.setStart(text, match.index);
+            range.setEnd(text, match.index + match[0].length);
+            const rows = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            rows.forEach((top) => tops.add(top));
+            if (rows.size > 1) split.push(match[0]);
+          }
+          return { lines: tops.size, split };
+        })()`);
+      });
+      assert.ok(split.lines >= 3, `${themeId}: the paragraph wraps (${split.lines} lines)`);
+      assert.deepEqual(split.split, [], `${themeId}: words broken across lines`);
+    }
   });
 
   it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
@@ -107,6 +181,32 @@ describe('every script is drawn by a bundled face', () => {
     }
     const { page } = await inspect('minimal', 'Left to right text.');
     assert.equal(page.directions[0]![1], 'ltr');
+  });
+
+  it('mirrors right-to-left headings: label headings stand at the right, start borders on the right', async () => {
+    const { html } = await renderMarkdown('# כותרת\n\n## כותרת שנייה\n\nטקסט.\n\n### כותרת שלישית\n\nטקסט.');
+    const problems: string[] = [];
+    for (const themeId of ['meadow-dawn', 'notebook', 'social-purple', 'cyberpunk', 'brand-a', 'brand-b', 'traditional-chinese', 'nature']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const headings = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number }>>(`(() => {
+          const inner = document.querySelector('#cards .card-content-inner');
+          const box = inner.getBoundingClientRect();
+          const cs = getComputedStyle(inner);
+          return [...inner.querySelectorAll('h2, h3')].map((h) => {
+            const r = h.getBoundingClientRect();
+            return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth) };
+          });
+        })()`);
+      });
+      for (const heading of headings) {
+        const centred = Math.abs(heading.gapAtRight - heading.gapAtLeft) < 4;
+        if (heading.gapAtRight > 10 && !centred) problems.push(`${themeId} ${heading.tag}: ${Math.round(heading.gapAtRight)} px short of the right edge`);
+        if (heading.leftBorder > 0) problems.push(`${themeId} ${heading.tag}: its start border is on the left`);
+      }
+    }
+    assert.deepEqual(problems, []);
   });
 
   it('never slants or emboldens CJK text synthetically, and balances titles, in themes with italic quotes and titles', async () => {

@@ -142,6 +142,19 @@ describe('cardwright mcp, rendering locally', () => {
     assert.equal(textOf(wrong), 'invalid_request: inline must be one of all, first, none; got "some".');
   });
 
+  it('gives a PDF (format "pdf", front matter and all) as one file and an embedded resource', async () => {
+    const markdown = '---\ncover: true\ntitle: Deck\nsplitMode: hrSplit\n---\n# One\n\n---\n\n# Two';
+    const result = await callTool(session, 'render_cards', { markdown, format: 'pdf', width: 200, height: 200, outputDir });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
+    const { images } = JSON.parse(textOf(result));
+    assert.equal(images.length, 1);
+    assert.match(images[0].fileName, /-1\.pdf$/);
+    const resource = result.content.find((item) => item.type === 'resource');
+    assert.ok(resource && resource.type === 'resource' && 'blob' in resource.resource);
+    assert.equal(resource.resource.mimeType, 'application/pdf');
+    assert.equal(Buffer.from(resource.resource.blob as string, 'base64').subarray(0, 5).toString('latin1'), '%PDF-');
+  });
+
   it('refuses an outputDir that is a file or on a pseudo-filesystem, saying what to give', async () => {
     const file = path.join(outputDir, 'not-a-folder.txt');
     fs.writeFileSync(file, 'x');

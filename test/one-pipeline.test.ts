@@ -10,6 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import sharp from 'sharp';
+import { normalizeRequest } from '../src/cards/index.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { singleCardMarkup } from '../src/cards/render/render-cards.js';
+import type { GenerateBodyInput } from '../src/cards/request/schema.js';
 import { renderToolName } from '../src/mcp/tools.js';
 import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
@@ -108,6 +112,45 @@ describe('one card pipeline behind every front end', () => {
       const difference = meanDifference(shown, apiCards[index]!);
       assert.ok(difference < 2.5, `card ${index + 1}: mean difference ${difference.toFixed(2)} of 255 is more than WebP's loss`);
     }
+  });
+
+  it('the noSplit preview fits wide tables as Generate does: its markup, laid out by a browser, is the stored card', async () => {
+    const tenColumns = [
+      '| Region | Requests | Latency | Errors | Replicas | Shards | Memory | Disk | Owner | Status |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+      '| us-east | 12,345 | 41ms | 0.1% | 3 | 12 | 2GiB | 80GB | operations | healthy |',
+    ].join('\n');
+    const body = { markdown: `# Regions\n\n${tenColumns}\n\nThe table above is wider than the card.`, theme: 'business', splitMode: 'noSplit', scale: 1, format: 'png' };
+    const { json } = await service.generate(body);
+    const stored = decodePng((await download(json.images[0].url)).bytes);
+    const response = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const preview = (await response.json()) as { cards: Array<{ html: string }> };
+    assert.equal(typeof preview.cards[0]!.html, 'string', 'a noSplit preview is markup');
+    const drawn = async (markup: string) =>
+      decodePng(await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => page.capture((await page.layout(markup))[0]!, { scale: 1, format: 'png' })));
+    const shown = await drawn(preview.cards[0]!.html);
+    assert.deepEqual([shown.width, shown.height], [stored.width, stored.height], 'same size');
+    assert.equal(differingFraction(shown, stored), 0, 'the preview markup draws the stored card');
+    // The markup of the document as written (what the preview showed before) draws another card.
+    const theme = service.app.cards.themes.get(body.theme)!;
+    const { html } = await renderMarkdown(body.markdown);
+    const unfitted = await drawn(singleCardMarkup({ ...normalizeRequest(body as GenerateBodyInput), theme, mode: undefined, contentHtml: html }));
+    assert.ok(unfitted.height !== stored.height || differingFraction(unfitted, stored) > 0.01, 'the table as written is drawn differently');
+  });
+
+  it('the noSplit preview of an overHiddenMode card is the card Generate stores, cut at its last whole line', async () => {
+    const body = { markdown, theme: 'warm', splitMode: 'noSplit', overHiddenMode: true, width: 440, height: 400, scale: 1, format: 'png' };
+    const { json } = await service.generate(body);
+    const stored = decodePng((await download(json.images[0].url)).bytes);
+    const response = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const preview = (await response.json()) as { cards: Array<{ image?: string; width: number; height: number }> };
+    assert.equal(preview.cards.length, 1);
+    const card = preview.cards[0]!;
+    assert.ok(card.image, 'shown as the captured card');
+    assert.deepEqual([card.width, card.height], [440, 400]);
+    const shown = await decodeWebp(Buffer.from(card.image.replace(/^data:image\/webp;base64,/, ''), 'base64'));
+    const difference = meanDifference(shown, stored);
+    assert.ok(difference < 2.5, `mean difference ${difference.toFixed(2)} of 255 is more than WebP's loss`);
   });
 
   it('a different request gives different pixels, so the comparisons above can fail', async () => {

@@ -120,7 +120,7 @@ describe('OpenAPI document', () => {
 
   it('documents every request field with its type, bounds and default', () => {
     const properties = generate.requestBody.content['application/json'].schema.properties;
-    assert.deepEqual(Object.keys(properties).sort(), ['background', 'fontScale', 'format', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'weChatMode', 'width']);
+    assert.deepEqual(Object.keys(properties).sort(), ['background', 'fontFamily', 'fontScale', 'format', 'hashtags', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'weChatMode', 'width']);
     assert.equal(valueBranch(properties.markdown).maxLength, 100_000);
     assert.equal(properties.markdown.default, '# Hello, cardwright');
     assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [100, 2000, 440]);
@@ -129,7 +129,9 @@ describe('OpenAPI document', () => {
     assert.deepEqual([valueBranch(properties.fontScale).minimum, valueBranch(properties.fontScale).maximum, properties.fontScale.default], [0.5, 4, 1]);
     assert.deepEqual(enumValues(valueBranch(properties.splitMode)), ['noSplit', 'autoSplit', 'hrSplit', '']);
     assert.equal(properties.splitMode.default, 'noSplit');
-    assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp', '']);
+    assert.deepEqual(enumValues(valueBranch(properties.format)), ['png', 'jpeg', 'webp', 'pdf', '']);
+    assert.deepEqual(enumValues(valueBranch(properties.fontFamily)), ['sans', 'serif', 'kai', 'rounded', 'mono', 'hand', '']);
+    assert.equal(properties.hashtags.default, true);
     assert.equal(properties.format.default, 'png');
     assert.equal(properties.theme.default, 'plain-notes');
     assert.match(properties.theme.description, /`plain-notes` \(light-mode, dark-mode\)/);

@@ -24,12 +24,12 @@ describe('clientKey: whose budget a request spends', () => {
     it(`${address} spends the budget of ${key}`, () => assert.equal(clientKey(address), key));
   }
 
-  it('addresses of one /64 share a bucket; the next /64 has its own', () => {
+  it('addresses of one /64 share a bucket; the next /64 has its own', async () => {
     const budget = new PreviewBudget({ burst: 3, refillPerSecond: 1 });
     const now = 1_000_000;
-    budget.spend(clientKey('2001:db8:0:1::a'), 2, now);
-    assert.throws(() => budget.spend(clientKey('2001:db8:0:1:ffff::b'), 2, now), /Too many previews from this address/);
-    budget.spend(clientKey('2001:db8:0:2::a'), 2, now);
+    await budget.spend(clientKey('2001:db8:0:1::a'), 2, now);
+    await assert.rejects(budget.spend(clientKey('2001:db8:0:1:ffff::b'), 2, now), /Too many previews from this address/);
+    await budget.spend(clientKey('2001:db8:0:2::a'), 2, now);
   });
 });
 
@@ -48,17 +48,17 @@ describe('what a preview costs', () => {
     const budget = new PreviewBudget({ burst: 50, refillPerSecond: 1 });
     const client = clientKey('198.51.100.2');
     const bill = new PreviewBill(budget, client);
-    bill.charge(6);
-    bill.charge(48);
-    assert.throws(() => new PreviewBill(budget, client).charge(6), /Too many previews from this address; retry in 6 s/);
+    await bill.charge(6);
+    await bill.charge(48);
+    await assert.rejects(new PreviewBill(budget, client).charge(6), /Too many previews from this address; retry in 6 s/);
   });
 
-  it('a cost above the burst takes a whole bucket once it is full, and is refused until then', () => {
+  it('a cost above the burst takes a whole bucket once it is full, and is refused until then', async () => {
     const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
     const client = clientKey('198.51.100.1');
-    budget.spend(client, 800, 0);
-    assert.throws(() => budget.spend(client, 800, 1000), (error: Error & { retryAfter?: number }) => /retry in 2 s/.test(error.message));
-    budget.spend(client, 800, 3000);
+    await budget.spend(client, 800, 0);
+    await assert.rejects(budget.spend(client, 800, 1000), (error: Error & { retryAfter?: number }) => /retry in 2 s/.test(error.message));
+    await budget.spend(client, 800, 3000);
   });
 });
 
@@ -87,7 +87,9 @@ describe('every remote image of the parsed document is charged before it is fetc
   it('inline, reference-style, raw <img> and the <img> of a <picture>: four charges, four fetches, no <source>', async () => {
     const images = new RecordingImages();
     let charges = 0;
-    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImageFetch: () => (charges += remoteImageCost) });
+    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImageFetch: () => {
+      charges += remoteImageCost;
+    } });
     assert.equal(charges, 4);
     assert.deepEqual(images.fetched.sort(), ['http://img.example/1.png', 'http://img.example/2.png', 'http://img.example/3.png', 'http://img.example/4.png']);
     assert.equal(html.match(/data:image\/png/g)?.length, 4);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, download, isPng } from './helpers/images.js';
+import { metric } from './helpers/metrics.js';
 import { eventually, startS3rver, type TestS3 } from './helpers/s3rver.js';
 import { startService, type RunningService } from './helpers/service.js';
 
@@ -121,6 +122,7 @@ describe('STORAGE=s3', () => {
         "Could not store the images: the store refused the service's credentials (SignatureDoesNotMatch): check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY. Nothing was stored; retry when the store is available.",
       );
       assert.deepEqual(await s3.listKeys('wrong-key/'), []);
+      assert.equal(await metric(service.baseUrl, 'cardwright_storage_failures_total'), 1, 'the failure is counted for alerts');
     } finally {
       await service.close();
     }

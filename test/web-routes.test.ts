@@ -61,7 +61,6 @@ describe('web page routes', () => {
       markdown: '# Hi <img src=x onerror=alert(1)>\n\n<script>alert(1)</script>\n\n- one',
       themeMode: 'dark-mode',
       width: 500,
-      overHiddenMode: true,
     });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('cache-control'), 'no-store');
@@ -72,7 +71,7 @@ describe('web page routes', () => {
     assert.equal(json.themeMode, 'dark-mode');
     assert.deepEqual([json.width, json.height], [500, 586]);
     const html = json.cards[0]!.html;
-    assert.match(html, /^<div class="card markdown-body card-plain-notes dark-mode fixed-height" style="--card-width:500px;--card-height:586px">/);
+    assert.match(html, /^<div class="card markdown-body card-plain-notes dark-mode" style="--card-width:500px;--card-height:586px">/);
     assert.match(html, /<h1 data-text="Hi[^"]*" dir="auto">/);
     assert.match(html, /<li data-index="1">one<\/li>/);
     assert.doesNotMatch(html, /<script|onerror|alert\(1\)<\/script>/);

@@ -1,5 +1,6 @@
 // The request the page sends for the current settings: the JSON body of POST /api/generate,
 // the same request as a cURL command, and which control an API error message is about.
+import { t } from './i18n.js';
 
 /** Body of POST /api/generate (and of the preview) for the current settings. */
 export function requestBody(settings, theme) {
@@ -15,6 +16,8 @@ export function requestBody(settings, theme) {
     format: settings.format,
     scale: settings.scale,
     fontScale: settings.fontScale ?? 1,
+    ...(settings.hashtags === false ? { hashtags: false } : {}),
+    ...(settings.fontFamily ? { fontFamily: settings.fontFamily } : {}),
     // Only from a saved request (previewUrl): the page has no control for them.
     ...(settings.weChatMode ? { weChatMode: true } : {}),
     ...(settings.background ? { background: settings.background } : {}),
@@ -38,7 +41,7 @@ export function curlCommand(origin, body) {
 }
 
 /** Request fields, most specific first ("themeMode" before "theme"). */
-const fieldNames = ['themeMode', 'theme', 'markdown', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'fontScale', 'scale'];
+const fieldNames = ['themeMode', 'theme', 'front matter', 'markdown', 'hashtags', 'fontFamily', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'fontScale', 'scale'];
 const fieldPattern = new RegExp(`\\b(${fieldNames.join('|')})\\b`);
 
 /**
@@ -49,7 +52,7 @@ export function errorField(status, error) {
   if (status === 401) return 'api-key';
   if (status === 400 && typeof error?.message === 'string') {
     const match = fieldPattern.exec(error.message);
-    if (match) return match[1];
+    if (match) return match[1] === 'front matter' ? 'markdown' : match[1];
   }
   return 'generate';
 }
@@ -64,6 +67,6 @@ export async function readAnswer(response) {
     json = undefined;
   }
   if (response.ok && json) return { ok: true, json };
-  const message = typeof json?.message === 'string' ? json.message : `The service answered ${response.status} ${response.statusText}.`;
+  const message = typeof json?.message === 'string' ? json.message : t('The service answered {status}: {message}', { status: response.status, message: response.statusText || '—' });
   return { ok: false, status: response.status, error: { error: json?.error ?? 'error', message } };
 }

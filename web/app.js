@@ -3,11 +3,16 @@
 // visitor's key. Settings and the key stay in this browser (localStorage); nothing else is sent
 // anywhere but to this service.
 import { curlCommand, errorField, readAnswer, requestBody } from './api-request.js';
+import { readFrontMatter, writeFrontMatter } from './front-matter.js';
+import { language, switchLanguage, t, tCount, translate } from './i18n.js';
 import { PreviewFrame } from './preview-frame.js';
 import { sampleMarkdown } from './sample.js';
 import { h, ThemeGallery } from './theme-gallery.js';
 
 const $ = (id) => document.getElementById(id);
+
+// The page's own words in the visitor's language, before anything else is shown.
+translate();
 
 const sizePresets = [
   { id: '3:4', width: 440, height: 586, hint: 'Post' },
@@ -64,6 +69,8 @@ async function loadSavedRequest() {
 
 /** Fields a saved request may carry that have no control on this page: kept for its preview and cURL, never remembered. */
 const requestOnlyFields = ['weChatMode', 'background'];
+/** Default for the controls of fields the service leaves unset by default. */
+const pageDefaults = { hashtags: true, fontFamily: '' };
 
 let saveTimer;
 function saveSettings() {
@@ -78,13 +85,15 @@ function saveSettings() {
   }, 300);
 }
 
-const settings = { ...loadSettings(), ...(await loadSavedRequest()) };
+const settings = { ...pageDefaults, ...loadSettings(), ...(await loadSavedRequest()) };
 const ui = {
   markdown: $('markdown'),
   width: $('width'),
   height: $('height'),
   overHiddenMode: $('overHiddenMode'),
   mdxMode: $('mdxMode'),
+  hashtags: $('hashtags'),
+  fontFamily: $('fontFamily'),
   format: $('format'),
   scale: $('scale'),
   apiKey: $('api-key'),
@@ -122,6 +131,8 @@ const errorSlots = {
   splitMode: ['splitMode-error', null],
   mdxMode: ['mdxMode-error', 'mdxMode'],
   overHiddenMode: ['overHiddenMode-error', 'overHiddenMode'],
+  hashtags: ['hashtags-error', 'hashtags'],
+  fontFamily: ['fontFamily-error', 'fontFamily'],
   format: ['format-error', 'format'],
   scale: ['scale-error', 'scale'],
   'api-key': ['api-key-error', 'api-key'],
@@ -199,23 +210,24 @@ async function runPreview() {
       if (previewTimings.length > 50) previewTimings.shift();
       if (previewServerTimings.length > 50) previewServerTimings.shift();
       const count = answer.json.cards.length;
-      $('preview-status').textContent = `${count} card${count === 1 ? '' : 's'} · ${answer.json.width}×${answer.json.height} · ${Math.round(ms)} ms`;
+      const params = { count, width: answer.json.width, height: answer.json.height, ms: Math.round(ms) };
+      $('preview-status').textContent = tCount('{count} card · {width}×{height} · {ms} ms', '{count} cards · {width}×{height} · {ms} ms', params);
     } else if (answer.status === 429 || answer.status === 503) {
       // Busy or over this address's preview budget: try again when the service says, quietly.
       const seconds = Number(response.headers.get('retry-after')) || 1;
-      $('preview-status').textContent = `Busy, retrying in ${seconds} s`;
+      $('preview-status').textContent = t('Busy, retrying in {seconds} s', { seconds });
       changedAt ??= since;
       previewRetryAt = performance.now() + seconds * 1000;
       previewPending = false;
       schedulePreview();
     } else {
       $('preview-stage').classList.add('stale');
-      $('preview-status').textContent = 'Not updated';
+      $('preview-status').textContent = t('Not updated');
       setError('preview', errorField(answer.status, answer.error), answer.error.message);
     }
   } catch {
     $('preview-stage').classList.add('stale');
-    $('preview-status').textContent = 'The service cannot be reached';
+    $('preview-status').textContent = t('The service cannot be reached');
   } finally {
     previewInFlight = false;
     if (previewPending) {
@@ -231,7 +243,7 @@ async function runPreview() {
 function setupEditor() {
   ui.markdown.value = settings.markdown;
   const count = () => {
-    $('char-count').textContent = `${ui.markdown.value.length.toLocaleString()} / 100,000`;
+    $('char-count').textContent = t('{count} / {max}', { count: ui.markdown.value.length.toLocaleString(), max: serverConfig.limits.markdownMaxLength.toLocaleString() });
   };
   count();
   // Ctrl+Enter (⌘+Enter) in the editor generates, as in most editors with a "run" action.
@@ -244,13 +256,42 @@ function setupEditor() {
   ui.markdown.addEventListener('input', () => {
     count();
     update({ markdown: ui.markdown.value });
+    syncCreatorPanel();
   });
   $('reset-sample').addEventListener('click', () => {
     ui.markdown.value = sampleMarkdown;
     count();
     update({ markdown: sampleMarkdown });
+    syncCreatorPanel();
     ui.markdown.focus();
   });
+}
+
+// ---------------------------------------------------------------- cover and signature (front matter)
+
+const creatorInputs = () => document.querySelectorAll('[data-front-matter]');
+const creatorKeys = () => Array.from(creatorInputs(), (input) => input.dataset.frontMatter);
+
+/** Shows what the Markdown's front matter sets in the panel (the editor is the source of truth). */
+function syncCreatorPanel() {
+  const values = readFrontMatter(ui.markdown.value, creatorKeys());
+  for (const input of creatorInputs()) {
+    if (document.activeElement === input) continue;
+    const value = values[input.dataset.frontMatter];
+    if (input.type === 'checkbox') input.checked = value === true || (typeof value === 'string' && value !== '' && value !== 'false');
+    else input.value = typeof value === 'string' ? value : '';
+  }
+}
+
+function setupCreatorPanel() {
+  syncCreatorPanel();
+  for (const input of creatorInputs()) {
+    input.addEventListener(input.type === 'checkbox' ? 'change' : 'input', () => {
+      const value = input.type === 'checkbox' ? input.checked : input.value;
+      ui.markdown.value = writeFrontMatter(ui.markdown.value, input.dataset.frontMatter, value);
+      update({ markdown: ui.markdown.value });
+    });
+  }
 }
 
 function setupSize() {
@@ -260,7 +301,7 @@ function setupSize() {
     const shape = h('span', { class: 'shape', 'aria-hidden': 'true' });
     shape.style.width = `${Math.round(22 / Math.max(1, ratio))}px`;
     shape.style.height = `${Math.round(22 * Math.min(1, ratio))}px`;
-    const input = h('input', { type: 'radio', name: 'size-preset', value: preset.id, 'aria-label': `${preset.id}, ${preset.width} by ${preset.height}` });
+    const input = h('input', { type: 'radio', name: 'size-preset', value: preset.id, 'aria-label': t('{id}, {width} by {height}', preset) });
     input.addEventListener('change', () => {
       if (!input.checked) return;
       ui.width.value = String(preset.width);
@@ -305,6 +346,10 @@ function setupLayout() {
     ui[field].checked = settings[field];
     ui[field].addEventListener('change', () => update({ [field]: ui[field].checked }));
   }
+  ui.hashtags.checked = settings.hashtags !== false;
+  ui.hashtags.addEventListener('change', () => update({ hashtags: ui.hashtags.checked }));
+  ui.fontFamily.value = settings.fontFamily ?? '';
+  ui.fontFamily.addEventListener('change', () => update({ fontFamily: ui.fontFamily.value }));
   ui.format.value = settings.format;
   ui.scale.value = String(settings.scale);
   ui.format.addEventListener('change', () => update({ format: ui.format.value }));
@@ -337,7 +382,7 @@ async function copy(text, what) {
     document.execCommand('copy');
     area.remove();
   }
-  $('copy-status').textContent = `${what} copied.`;
+  $('copy-status').textContent = t('{what} copied.', { what: t(what) });
   setTimeout(() => ($('copy-status').textContent = ''), 2500);
 }
 
@@ -360,7 +405,7 @@ function setupKey() {
     const show = ui.apiKey.type === 'password';
     ui.apiKey.type = show ? 'text' : 'password';
     $('toggle-key').setAttribute('aria-pressed', String(show));
-    $('toggle-key').textContent = show ? 'Hide' : 'Show';
+    $('toggle-key').textContent = show ? t('Hide') : t('Show');
   });
 }
 
@@ -370,49 +415,115 @@ async function generate() {
   if (ui.generate.getAttribute('aria-busy') === 'true') return;
   const key = ui.apiKey.value.trim();
   if (!key) {
-    setError('generate', 'api-key', 'Enter your API key to generate images. The service prints it on its first start; it is also in data/api-keys.txt.');
+    setError('generate', 'api-key', t('Enter your API key to generate images. The service prints it on its first start; it is also in data/api-keys.txt.'));
     ui.apiKey.focus();
     return;
   }
   setError('generate', null);
   ui.generate.setAttribute('aria-busy', 'true');
-  ui.generate.querySelector('.label').textContent = 'Generating…';
+  ui.generate.querySelector('.label').textContent = t('Generating…');
   $('generate-status').textContent = '';
   const started = performance.now();
   try {
-    const response = await fetch('/api/generate', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: JSON.stringify(currentBody()),
-    });
-    const answer = await readAnswer(response);
+    const answer = await callGenerate(key, currentBody());
     if (!answer.ok) {
-      setError('generate', errorField(answer.status, answer.error), answer.error.message);
+      setError('generate', errorField(answer.status, answer.error), serviceSays(answer.error.message));
       $('generate-status').textContent = '';
       return;
     }
     const images = answer.json.images;
+    lastResult = { images, body: currentBody() };
     $('results').replaceChildren(...images.map((image, index) => resultItem(image, index, images.length)));
+    $('download-all').hidden = false;
+    $('download-zip').hidden = images.length < 2 || images.some((image) => image.fileName.endsWith('.pdf'));
+    $('download-pdf').hidden = images.some((image) => image.fileName.endsWith('.pdf'));
+    $('download-status').textContent = '';
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    $('generate-status').textContent = `${images.length} image${images.length === 1 ? '' : 's'} in ${seconds} s. Links are public.`;
+    $('generate-status').textContent = tCount('{count} image in {seconds} s. Links are public.', '{count} images in {seconds} s. Links are public.', { count: images.length, seconds });
     $('results').scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   } catch {
-    setError('generate', 'generate', 'The service cannot be reached. Check that it is running, then try again.');
+    setError('generate', 'generate', t('The service cannot be reached. Check that it is running, then try again.'));
   } finally {
     ui.generate.removeAttribute('aria-busy');
-    ui.generate.querySelector('.label').textContent = 'Generate images';
+    ui.generate.querySelector('.label').textContent = t('Generate images');
+  }
+}
+
+/** An API error message, in the service's own (English) words, introduced in the page's language. */
+const serviceSays = (message) => (language === 'en' ? message : t('The service says: {message}', { message }));
+
+async function callGenerate(key, body) {
+  const response = await fetch('/api/generate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify(body),
+  });
+  return readAnswer(response);
+}
+
+/** The images and request of the last result, for downloading them at once. */
+let lastResult;
+
+/** Saves `blob` as a file named `name` through a temporary link. */
+function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const link = h('a', { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Every image of the last result in one ZIP, packed in this browser (fflate, stored: images are compressed already). */
+async function downloadZip() {
+  if (!lastResult) return;
+  const { images } = lastResult;
+  $('download-status').textContent = t('Packing {count} images…', { count: images.length });
+  try {
+    const { zipSync } = await import('/vendor/fflate.js');
+    const files = {};
+    await Promise.all(images.map(async (image, index) => {
+      const response = await fetch(image.url);
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      const extension = image.fileName.split('.').pop();
+      files[`card-${String(index + 1).padStart(2, '0')}.${extension}`] = [new Uint8Array(await response.arrayBuffer()), { level: 0 }];
+    }));
+    save(new Blob([zipSync(files)], { type: 'application/zip' }), 'cards.zip');
+    $('download-status').textContent = '';
+  } catch (error) {
+    $('download-status').textContent = t('The images could not be downloaded: {message}', { message: error.message });
+  }
+}
+
+/** The last result's cards as one PDF: the same request with format "pdf". */
+async function downloadPdf() {
+  if (!lastResult) return;
+  $('download-status').textContent = t('Making the PDF…');
+  try {
+    const answer = await callGenerate(ui.apiKey.value.trim(), { ...lastResult.body, format: 'pdf' });
+    if (!answer.ok) throw new Error(serviceSays(answer.error.message));
+    const [pdf] = answer.json.images;
+    const response = await fetch(pdf.url);
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    save(await response.blob(), 'cards.pdf');
+    $('download-status').textContent = '';
+  } catch (error) {
+    $('download-status').textContent = t('The images could not be downloaded: {message}', { message: error.message });
   }
 }
 
 function resultItem(image, index, total) {
   const name = image.fileName.split('/').pop();
+  const isPdf = name.endsWith('.pdf');
   return h('li', { class: 'result' },
     h('a', { class: 'image-link', href: image.url, target: '_blank', rel: 'noopener' },
-      h('img', { src: image.url, alt: `Card ${index + 1} of ${total}`, width: String(image.width), height: String(image.height), loading: 'lazy' })),
+      isPdf
+        ? h('span', { class: 'pdf-item' }, t('PDF document'))
+        : h('img', { src: image.url, alt: t('Card {index} of {total}', { index: index + 1, total }), width: String(image.width), height: String(image.height), loading: 'lazy' })),
     h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.bytes))),
     h('span', { class: 'result-actions' },
-      h('a', { href: image.url, download: name }, 'Download'),
-      h('a', { href: image.url, target: '_blank', rel: 'noopener' }, 'Open')));
+      h('a', { href: image.url, download: name }, t('Download')),
+      h('a', { href: image.url, target: '_blank', rel: 'noopener' }, t('Open'))));
 }
 
 // ---------------------------------------------------------------- start
@@ -425,16 +536,21 @@ async function loadThemes() {
     // A saved theme that no longer exists falls back to the first one.
     Object.assign(settings, { theme: gallery.current.theme, themeMode: gallery.current.mode });
   } catch (error) {
-    setError('preview', 'theme', `The themes could not be loaded: ${error.message}`);
+    setError('preview', 'theme', t('The themes could not be loaded: {message}', { message: error.message }));
   }
 }
 
 setupEditor();
+setupCreatorPanel();
 setupSize();
 setupLayout();
 setupKey();
 setupCopy();
 ui.generate.addEventListener('click', generate);
+$('download-zip').addEventListener('click', downloadZip);
+$('download-pdf').addEventListener('click', downloadPdf);
+$('language').value = language;
+$('language').addEventListener('change', () => switchLanguage($('language').value));
 // The header's Generate does the same and brings the results (or the error) into view.
 $('generate-top').addEventListener('click', () => {
   $('generate-section').scrollIntoView({ block: 'nearest', behavior: 'smooth' });

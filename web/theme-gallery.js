@@ -3,6 +3,8 @@
 // native radio buttons, so arrow keys move between themes and modes and screen readers announce
 // them as choices.
 
+import { t, tCount } from './i18n.js';
+
 export const thumbnailUrl = (themeId, mode) =>
   `/api/themes/${encodeURIComponent(themeId)}/thumbnail.webp${mode ? `?mode=${encodeURIComponent(mode)}` : ''}`;
 
@@ -19,7 +21,7 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
-const themeCount = (count) => `${count} theme${count === 1 ? '' : 's'}`;
+const themeCount = (count) => tCount('{count} theme', '{count} themes', { count });
 
 export class ThemeGallery {
   /**
@@ -60,7 +62,7 @@ export class ThemeGallery {
     const modeChips = theme.modes.length
       ? h('span', { class: 'mode-chips' },
           theme.modes.map((mode) => {
-            const chip = h('span', { class: 'mode-chip', 'data-mode': mode, title: `Use ${mode}` },
+            const chip = h('span', { class: 'mode-chip', 'data-mode': mode, title: t('Use {mode}', { mode }) },
               h('span', { class: 'dot', 'data-swatch': `${theme.id}\n${mode}` }), h('code', {}, mode));
             // A click on a mode of another theme picks that theme in that mode (the mode radios
             // below are the keyboard way to the same choice).
@@ -71,12 +73,12 @@ export class ThemeGallery {
             });
             return chip;
           }))
-      : h('span', { class: 'no-modes' }, 'no modes');
+      : h('span', { class: 'no-modes' }, t('no modes'));
     return h('label', { class: 'theme-option', 'data-theme-option': theme.id, 'data-search': `${theme.name} ${theme.id} ${theme.className} ${theme.modes.join(' ')}`.toLowerCase() },
       input,
       h('img', { class: 'thumb', alt: '', loading: 'lazy', decoding: 'async', width: '72', height: '96', src: thumbnailUrl(theme.id, theme.defaultMode) }),
       h('span', { class: 'theme-meta' },
-        h('span', { class: 'theme-name' }, theme.name, theme.custom ? h('span', { class: 'badge' }, 'custom') : null),
+        h('span', { class: 'theme-name' }, theme.name, theme.custom ? h('span', { class: 'badge' }, t('custom')) : null),
         h('code', { class: 'theme-id' }, theme.custom ? theme.className : theme.id),
         modeChips));
   }
@@ -99,7 +101,7 @@ export class ThemeGallery {
   }
 
   renderModes(theme, chosenMode) {
-    this.el.modeThemeName.textContent = `of ${theme.name}`;
+    this.el.modeThemeName.textContent = t('of {name}', { name: theme.name });
     this.el.modeNone.hidden = theme.modes.length > 0;
     this.el.modeList.replaceChildren(
       ...theme.modes.map((mode) => {
@@ -121,7 +123,7 @@ export class ThemeGallery {
       option.hidden = !match;
       if (match) shown += 1;
     }
-    this.el.count.textContent = query ? `${shown} of ${this.themes.length}` : themeCount(this.themes.length);
+    this.el.count.textContent = query ? t('{shown} of {total}', { shown, total: this.themes.length }) : themeCount(this.themes.length);
   }
 
   /** Derives a mode's swatch (background and accent colour) from its rendered thumbnail. */

@@ -1,5 +1,5 @@
-// Starts the built service as a user would (`node dist/server.js`) on loopback for a benchmark,
-// and stops it. Run `npm run build` before; the npm bench scripts do.
+// Starts the built service as a user would (`node dist/server.js`, or `npm start`) on loopback for
+// a benchmark, and stops it. Run `npm run build` before; the npm bench scripts do.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,18 +17,23 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-export async function startServiceProcess(env: Record<string, string> = {}): Promise<ServiceProcess> {
+/** `how`: `node dist/server.js` (production) or `npm start` (which first checks that dist/ is up to date). */
+export async function startServiceProcess(env: Record<string, string> = {}, how: 'node' | 'npm start' = 'node'): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cardwright-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['dist/server.js'], {
+  const [command, args] = how === 'node' ? [process.execPath, ['dist/server.js']] : ['npm', ['start', '--silent']];
+  const child: ChildProcess = spawn(command, args, {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', how === 'node' ? 'inherit' : 'ignore', 'inherit'],
+    // npm runs the service as a child of its own: the whole group is stopped.
+    detached: how !== 'node',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async () => {
-    child.kill('SIGTERM');
+    if (how === 'node') child.kill('SIGTERM');
+    else process.kill(-child.pid!, 'SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
@@ -40,9 +45,9 @@ export async function startServiceProcess(env: Record<string, string> = {}): Pro
     } catch {
       // not listening yet
     }
-    if (performance.now() - started > 30_000) {
+    if (performance.now() - started > 120_000) {
       await stop();
-      throw new Error('the service was not ready within 30 s');
+      throw new Error('the service was not ready within 120 s');
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

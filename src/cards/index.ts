@@ -14,13 +14,14 @@ import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-ima
 import type { PipelineParts, Rendered, Stored } from './pipeline.js';
 import type { Preview, PreviewMeter } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
-import { RenderCache, rendererVersion } from './render-cache.js';
+import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
 import { buildShellDocument } from './render/shell-document.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
+import { savedRequestKey } from './storage/saved-request.js';
 import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
@@ -31,6 +32,7 @@ import { packageVersion } from '../version.js';
 export { normalizeRequest } from './request/normalize.js';
 export type { CardRequest } from './request/schema.js';
 export { CardError, type CardErrorKind } from './errors.js';
+import { CardError } from './errors.js';
 export type { Preview, PreviewCard, PreviewMeter } from './preview.js';
 export type { RenderedImage } from './render/render-cards.js';
 export type { StoredImage } from './storage/store-all.js';
@@ -64,13 +66,20 @@ export interface CardsSettings {
   renderLimits?: RenderLimits;
 }
 
+export interface CardsObserver extends RenderObserver {
+  /** A generate or cover request failed because the store refused or did not answer (502 storage_failed). */
+  storageFailed(): void;
+}
+
 export interface CardsOptions {
   settings: CardsSettings;
   log: Logger;
   /** Where generate() stores images; may still be connecting. Without it, generate() is unavailable. */
   storage?: Promise<Storage>;
-  /** Told about queue waits, renders and browser restarts (the service's metrics). */
-  observer?: RenderObserver;
+  /** Told about queue waits, renders, browser restarts and failed stores (the service's metrics). */
+  observer?: CardsObserver;
+  /** The render cache's entries shared with other replicas (REDIS_URL); the bytes stay in the store. */
+  sharedCache?: SharedAnswerIndex;
 }
 
 export interface Generated extends Stored {
@@ -130,7 +139,7 @@ export function createCards(options: CardsOptions): Cards {
   const loadStages = () => (stages ??= import('./stages.js'));
   let thumbnails: ThemeThumbnails | undefined;
   const cache =
-    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml) });
+    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml), shared: options.sharedCache });
 
   const store = options.storage?.then((storage) => ({ storage, log, pendingDeletions: new PendingDeletions(storage, log) }));
   // A store that fails to connect fails generate(), not the process: the error surfaces per request.
@@ -142,34 +151,20 @@ export function createCards(options: CardsOptions): Cards {
     shellHtml,
 
     async start() {
-      // Chromium is launched first; the stages load and every Markdown worker runs the whole
-      // pipeline once (grammars, plug-ins) while it starts.
-      // A warm-up document is bounded by the workers' CPU budget like any other.
+      // Chromium is launched first; the stages load and every Markdown worker loads the
+      // pipeline's core while it starts. A warm-up document is bounded by the workers' CPU budget
+      // like any other.
       await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp()]);
+      // Ready. What loads on first use (Shiki's grammars, KaTeX, MDX) is warmed now, in the
+      // background, so neither readiness nor the first request waits for it.
+      markdownPool.warmLazyParts();
     },
 
     preview: async (request, signal, meter) => (await loadStages()).previewRequest(previewParts, request, signal, meter),
 
     render: async (request, signal) => (await loadStages()).renderRequest(parts, request, signal),
 
-    async generate(request, signal, { cacheScope } = {}) {
-      if (!store) throw new Error('createCards() was given no storage, so it cannot generate; use render().');
-      const { generateRequest, requestTheme } = await loadStages();
-      const storeParts = { ...parts, ...(await store) };
-      if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
-
-      // The theme is resolved first so an alias, an omitted default mode, or a mode the theme does
-      // not have (drawn in the default one) hits the same entry.
-      const { theme, mode, warnings } = requestTheme(themes, request);
-      const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
-      const cached = cache.get(key);
-      if (cached) return { ...cached, complete: true, warnings, fromCache: true };
-      const generated = await generateRequest(storeParts, request, signal);
-      // A card with a placeholder for an image that failed to load is not remembered: the image
-      // may load next time.
-      if (generated.complete) cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
-      return { ...generated, fromCache: false };
-    },
+    generate: (request, signal, options_ = {}) => countStorageFailures(generate(request, signal, options_)),
 
     async thumbnail(theme, mode) {
       thumbnails ??= new (await loadStages()).ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
@@ -180,7 +175,7 @@ export function createCards(options: CardsOptions): Cards {
 
     async cover(request, signal) {
       if (!store) throw new Error('createCards() was given no storage, so it cannot store covers; use renderCover().');
-      return (await loadStages()).generateCover({ ...parts, ...(await store) }, request, signal);
+      return countStorageFailures((await loadStages()).generateCover({ ...parts, ...(await store) }, request, signal));
     },
 
     async close() {
@@ -189,4 +184,39 @@ export function createCards(options: CardsOptions): Cards {
       await opened?.pendingDeletions.close();
     },
   };
+
+  async function countStorageFailures<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      if (error instanceof CardError && error.kind === 'storage_failed') options.observer?.storageFailed();
+      throw error;
+    }
+  }
+
+  async function generate(request: CardRequest, signal: AbortSignal, { cacheScope }: { cacheScope?: string }): Promise<Generated> {
+    if (!store) throw new Error('createCards() was given no storage, so it cannot generate; use render().');
+    const { generateRequest, requestTheme } = await loadStages();
+    const storeParts = { ...parts, ...(await store) };
+    if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
+
+    // The theme is resolved first so an alias, an omitted default mode, or a mode the theme does
+    // not have (drawn in the default one) hits the same entry.
+    const { theme, mode, warnings } = requestTheme(themes, request);
+    const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
+    const cached = await cache.get(key, (answer) => allStored(storeParts.storage, answer));
+    if (cached) return { ...cached, complete: true, warnings, fromCache: true };
+    const generated = await generateRequest(storeParts, request, signal);
+    // A card with a placeholder for an image that failed to load is not remembered: the image
+    // may load next time.
+    if (generated.complete) await cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
+    return { ...generated, fromCache: false };
+  }
+}
+
+/** Whether every object of a cached answer (its images and its saved request) is still in the store. */
+async function allStored(storage: Storage, answer: CachedAnswer): Promise<boolean> {
+  const keys = [...answer.images.map((image) => image.fileName), savedRequestKey(answer.savedRequestId)];
+  const found = await Promise.all(keys.map((key) => storage.exists(key)));
+  return found.every(Boolean);
 }

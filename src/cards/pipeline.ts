@@ -2,12 +2,15 @@
 // as sanitized HTML → cards laid out and captured in a warm Chromium page → (for generate) stored.
 // createCards (index.ts) wires these stages once; every front end calls them through it.
 import type { Logger } from './logger.js';
-import type { ImageSource } from './images/remote-image-fetcher.js';
+import { toDataUri, type ImageSource } from './images/remote-image-fetcher.js';
+import { rasterizeIfSvg } from './images/svg-raster.js';
 import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
+import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import type { Renderer } from './render/renderer.js';
-import type { CardRequest } from './request/schema.js';
+import { markdownContent } from './request/front-matter.js';
+import type { CardRequest, CreatorOptions } from './request/schema.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
 import { savedRequestFile } from './storage/saved-request.js';
 import { storeAll, type StoredImage } from './storage/store-all.js';
@@ -33,7 +36,8 @@ export interface StoreParts {
 
 /**
  * What a request produced. `complete` is false when a remote image could not be fetched and was
- * drawn as a placeholder: the same request may well succeed later, so such a result is not cached.
+ * drawn as a placeholder, or a diagram ran out of time: the same request may well succeed later,
+ * so such a result is not cached.
  */
 export interface Rendered<Image> {
   images: Image[];
@@ -46,27 +50,77 @@ export interface Rendered<Image> {
 export interface PreparedContent extends ThemeChoice {
   html: string;
   complete: boolean;
+  /** The front matter's cover, signature and closing card, with a remote avatar fetched (or dropped when it could not be). */
+  creator?: CreatorOptions;
 }
 
-/** Resolves the theme (a 400 for an unknown one) and turns the Markdown into sanitized HTML. */
+/** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
 export async function prepareContent(
   parts: PipelineParts,
   request: CardRequest,
   signal: AbortSignal,
-  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch). */
-  beforeImageFetch?: () => void,
+  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch), the avatar too. */
+  beforeImageFetch?: () => void | Promise<void>,
 ): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
-  // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop.
-  const { html, imageFailures } = await renderMarkdownInWorker(request.markdown, { mdxMode: request.mdxMode, remoteImages: parts.remoteImages, signal, beforeImageFetch });
-  for (const failure of imageFailures) parts.log.info(failure, 'remote image drawn as a placeholder');
-  return { theme, mode, warnings, html, complete: imageFailures.length === 0 };
+  // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
+  const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  let diagramsComplete = true;
+  const diagrams = {
+    async draw(source: string) {
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal);
+      if (!drawn.ok && drawn.transient) {
+        diagramsComplete = false;
+        parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');
+      }
+      return drawn;
+    },
+  };
+  // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop;
+  // the front matter was read when the request was normalized and is not content.
+  const [{ html, imageFailures }, creator] = await Promise.all([
+    renderMarkdownInWorker(markdownContent(request.markdown), {
+      mdxMode: request.mdxMode,
+      hashtags: request.hashtags,
+      remoteImages: parts.remoteImages,
+      diagrams,
+      signal,
+      beforeImageFetch,
+    }),
+    withAvatar(parts, request.creator, signal, beforeImageFetch),
+  ]);
+  for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
+  const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
+  return { theme, mode, warnings, html, creator: creator.options, complete };
+}
+
+/** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */
+async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, beforeImageFetch?: () => void | Promise<void>) {
+  const failures: { src: string; reason: string }[] = [];
+  const avatar = creator?.avatar;
+  if (!creator || !avatar || avatar.startsWith('data:')) return { options: creator, failures };
+  // Charged like any remote image; a refusal is the request's answer, not a placeholder.
+  if (parts.remoteImages) await beforeImageFetch?.();
+  try {
+    if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
+    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal))) }, failures };
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    failures.push({ src: avatar, reason: error instanceof Error ? error.message : String(error) });
+    return { options: { ...creator, avatar: undefined }, failures };
+  }
 }
 
 /** The request's theme and mode, with the warnings of the request as a whole (see weChatModeWarnings). */
 export function requestTheme(themes: ThemeRegistry, request: CardRequest): ThemeChoice {
   const choice = themes.resolve(request.theme, request.themeMode);
-  return { ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request)] };
+  return { ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request), ...frontMatterWarnings(request)] };
+}
+
+/** Front-matter keys that set nothing (a blog's `layout:` or `categories:`) are ignored, and told. */
+function frontMatterWarnings(request: CardRequest): string[] {
+  const ignored = request.creator?.ignoredKeys ?? [];
+  return ignored.length === 0 ? [] : [`The front matter keys ${ignored.map((key) => JSON.stringify(key)).join(', ')} set nothing and were ignored.`];
 }
 
 /** weChatMode makes one image of the content's height, so a split mode or overHiddenMode does not apply. */
@@ -78,8 +132,8 @@ function weChatModeWarnings(request: CardRequest): string[] {
 
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
-  const { theme, mode, warnings, html, complete } = await prepareContent(parts, request, signal);
-  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, contentHtml: html }, parts.renderLimits));
+  const { theme, mode, warnings, html, complete, creator } = await prepareContent(parts, request, signal);
+  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, contentHtml: html }, parts.renderLimits));
   return { images, complete, warnings };
 }
 
@@ -96,6 +150,8 @@ export interface Stored extends Rendered<StoredImage> {
 export async function generateRequest(parts: PipelineParts & StoreParts, request: CardRequest, signal: AbortSignal): Promise<Stored> {
   const { images, complete, warnings } = await renderRequest(parts, request, signal);
   const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
-  const saved = savedRequestFile({ ...request, theme: theme.id, themeMode: mode ?? null });
+  // As a request body: the front matter's cover and signature stay in the Markdown, where the editor shows them.
+  const { creator: _fromFrontMatter, ...body } = request;
+  const saved = savedRequestFile({ ...body, theme: theme.id, themeMode: mode ?? null });
   return { images: await storeAll(parts, images, signal, [saved]), complete, warnings, savedRequestId: saved.id };
 }

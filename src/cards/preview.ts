@@ -1,8 +1,12 @@
 // The live preview of the web page: the cards of a request as the editor shows them, built by
 // the same stages as the images (theme, Markdown → sanitized HTML, card markup), so the page shows
-// exactly what Generate will render.
+// exactly what Generate will render: a noSplit card as its markup (tables fitted by the browser
+// first, between the front matter's cover and closing card when it asks for them), split cards and
+// an overHiddenMode card as the images Generate captures. The browser work runs on the previews'
+// own render pages (see Renderer).
 import { CardError } from './errors.js';
-import { renderCards, singleCardMarkup } from './render/render-cards.js';
+import { fitTables, hasTables } from './render/fit-tables.js';
+import { creatorCardsMarkup, renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
 
@@ -27,13 +31,16 @@ const maxPreviewScale = 2;
 
 /**
  * Told what a preview costs as the cost becomes known, so a front end can charge for it (the HTTP
- * service's per-client budget, src/http/preview-budget.ts); what a method throws ends the preview.
+ * service's per-client budget, src/http/preview-budget.ts); what a method throws or rejects with
+ * ends the preview.
  */
 export interface PreviewMeter {
-  /** Before each remote image is fetched: every one in the parsed document, whatever syntax wrote it. */
-  remoteImage(): void;
-  /** After a split preview is laid out, before any card is captured. */
-  cards(count: number, devicePixels: number): void;
+  /** Before each remote image is fetched: every one in the parsed document, whatever syntax wrote it (and a remote avatar). */
+  remoteImage(): void | Promise<void>;
+  /** Before a noSplit preview's tables are fitted to the card in the browser (a layout on a render page). */
+  tableLayout(): void | Promise<void>;
+  /** After a split (or overHiddenMode) preview is laid out, before any card is captured. */
+  cards(count: number, devicePixels: number): void | Promise<void>;
 }
 
 /**
@@ -46,31 +53,44 @@ class MeterRefusal extends CardError {
   }
 }
 
-function chargeOrRefuse(charge: () => void): void {
+async function chargeOrRefuse(charge: () => void | Promise<void>): Promise<void> {
   try {
-    charge();
+    await charge();
   } catch (error) {
     throw new MeterRefusal(error);
   }
 }
 
+const unwrapRefusal = (error: unknown): never => {
+  throw error instanceof MeterRefusal ? error.refusal : error;
+};
+
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
-  const { theme, mode, warnings, html } = await prepareContent(parts, request, signal, meter && (() => meter.remoteImage()));
+  const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal, meter && (() => meter.remoteImage()));
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
-  if (request.splitMode === 'noSplit' || request.weChatMode) {
-    // The markup renderCards lays out and captures for a noSplit request, built without the browser.
-    cards = [{ html: singleCardMarkup({ ...request, theme, mode, contentHtml: html }) }];
+  const single = request.splitMode === 'noSplit' || request.weChatMode;
+  // overHiddenMode ends the card at its last whole line and marks the cut (truncate-overflow.ts),
+  // which only the browser that measured the lines can do: shown as the image Generate renders.
+  if (single && !(request.overHiddenMode && !request.weChatMode)) {
+    // The markup renderCards lays out and captures for a noSplit request, with the tables fitted
+    // to the card as Generate fits them (fit-tables.ts writes their sizes into the HTML).
+    let contentHtml = html;
+    if (hasTables(html)) {
+      await meter?.tableLayout();
+      contentHtml = await parts.renderer.run(signal, (page) => fitTables(page, { ...request, theme, mode, contentHtml: html }), 'previews');
+    }
+    const renderRequest = { ...request, theme, mode, creator, contentHtml };
+    const { cover, end } = creatorCardsMarkup(renderRequest);
+    cards = [cover, singleCardMarkup(renderRequest), end].filter((markup) => markup !== '').map((markup) => ({ html: markup }));
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders, on
     // the preview's own render pages (see Renderer).
     const scale = Math.min(request.scale, maxPreviewScale);
     const chargeCards = meter && ((count: number, pixels: number) => chargeOrRefuse(() => meter.cards(count, pixels)));
     const images = await parts.renderer
-      .run(signal, (page) => renderCards(page, { ...request, theme, mode, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
-      .catch((error: unknown) => {
-        throw error instanceof MeterRefusal ? error.refusal : error;
-      });
+      .run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
+      .catch(unwrapRefusal);
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,
       width: image.width / scale,

@@ -5,6 +5,11 @@
 // plus a digest of the shell document, so a theme or font change never serves stale images) and
 // the caller's scope, its API key (so one tenant never learns what another rendered). Entries expire after
 // a TTL because stored objects may be removed by the operator's bucket lifecycle.
+//
+// Replicas share their entries through a SharedAnswerIndex (Redis: src/shared-state/
+// render-cache-index.ts): the key and the stored objects' names, never the bytes, which stay in
+// the store. An entry found there is used only once every object it names is still stored, so an
+// object deleted in the meantime means rendering again, not a broken URL.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { CardRequest } from './request/schema.js';
@@ -16,6 +21,14 @@ export interface CachedAnswer {
   savedRequestId: string;
 }
 
+/** Cache entries shared by replicas: the key of a request → its answer, expiring after `ttlMs`. */
+export interface SharedAnswerIndex {
+  /** The answer and how many more milliseconds it may be used, or undefined (also when the index is unavailable). */
+  get(key: string): Promise<{ answer: CachedAnswer; ttlMs: number } | undefined>;
+  set(key: string, answer: CachedAnswer, ttlMs: number): Promise<void>;
+  forget(key: string): Promise<void>;
+}
+
 export interface RenderCacheOptions {
   maxEntries: number;
   /** Upper bound on the memory the cached answers take, in bytes (approximate). */
@@ -23,6 +36,8 @@ export interface RenderCacheOptions {
   ttlMs: number;
   /** Identifies the renderer's output: changes whenever themes, fonts or the code change. */
   rendererVersion: string;
+  /** Shares entries with other replicas; without it the cache is this process's alone. */
+  shared?: SharedAnswerIndex;
 }
 
 export class RenderCache {
@@ -48,12 +63,26 @@ export class RenderCache {
     return hash.digest('base64url');
   }
 
-  get(key: string): CachedAnswer | undefined {
-    return this.entries.get(key);
+  /**
+   * The answer remembered here, else the one another replica shared, if `stillStored` confirms
+   * its objects are all still in the store (an entry whose objects are gone is forgotten).
+   */
+  async get(key: string, stillStored: (answer: CachedAnswer) => Promise<boolean>): Promise<CachedAnswer | undefined> {
+    const local = this.entries.get(key);
+    if (local || !this.options.shared) return local;
+    const shared = await this.options.shared.get(key);
+    if (!shared) return undefined;
+    if (!(await stillStored(shared.answer).catch(() => false))) {
+      await this.options.shared.forget(key);
+      return undefined;
+    }
+    this.entries.set(key, shared.answer, { ttl: shared.ttlMs });
+    return shared.answer;
   }
 
-  set(key: string, answer: CachedAnswer): void {
+  async set(key: string, answer: CachedAnswer): Promise<void> {
     this.entries.set(key, answer);
+    await this.options.shared?.set(key, answer, this.options.ttlMs);
   }
 
   get size(): number {

@@ -1,6 +1,6 @@
 // What each cardwright command accepts: its arguments, options and help notes. Kept apart from the
 // commands' code, which is loaded only when the command runs, so `--help` answers at once.
-import { formats, limits, splitModes } from '../cards/request/schema.js';
+import { fontFamilies, formats, limits, splitModes } from '../cards/request/schema.js';
 import { defaultThemeId } from '../cards/themes/registry.js';
 import type { CommandSpec } from './command-line.js';
 
@@ -10,7 +10,7 @@ export const renderCommand: CommandSpec = {
   summary: 'Renders Markdown to card images in a folder and prints their paths, one per line. "-" reads standard input.',
   options: [
     { name: 'out', short: 'o', value: '<dir>', description: 'folder for the images, created if missing (default: the current folder)' },
-    { name: 'name', short: 'n', value: '<base>', description: 'file names <base>-1.png, <base>-2.png, … (default: the input file\'s name, "card" for stdin)' },
+    { name: 'name', short: 'n', value: '<base>', description: 'file names <base>-1.png, <base>-2.png, … (one <base>-1.pdf with --format pdf; default: the input file\'s name, "card" for stdin)' },
     { name: 'theme', short: 't', value: '<id>', description: `theme ID, alias or custom theme class (default: ${defaultThemeId}); see \`cardwright themes\`` },
     { name: 'mode', short: 'm', value: '<id>', description: "a mode of the theme, the API's themeMode (default: the theme's first mode)" },
     { name: 'split', short: 's', value: '<mode>', description: `${splitModes.join(', ')}, the API's splitMode (default: ${splitModes[0]})` },
@@ -20,6 +20,8 @@ export const renderCommand: CommandSpec = {
     { name: 'scale', value: '<n>', description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max} (default: ${limits.scale.default}: 440 px wide → 880 px image)` },
     { name: 'mdx', description: "read the input as MDX, the API's mdxMode" },
     { name: 'over-hidden', description: "clip each card to --height, the API's overHiddenMode" },
+    { name: 'font', value: '<face>', description: `a bundled body face instead of the theme's: ${fontFamilies.join(', ')}, the API's fontFamily` },
+    { name: 'no-hashtags', description: "draw #tags as written, not as tag chips (the API's hashtags: false)" },
     { name: 'clean', description: 'remove numbered files of the same name left by an earlier, longer result (without it they are an error)' },
     { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths' },
   ],
@@ -44,15 +46,18 @@ export const themesCommand: CommandSpec = {
 
 export const keysCommand: CommandSpec = {
   name: 'keys',
-  arguments: 'create',
-  summary: 'Creates an API key, saves it where the service reads keys and prints it on standard output.',
+  arguments: 'create | revoke <key>',
+  summary: 'Creates an API key, saves it where the service reads keys and prints it on standard output; or revokes one.',
   options: [{ name: 'hashed', description: 'save only the SHA-256 digest of the key (sha256:<hex>), so the file holds no secret' }],
   notes: [
     'The key is added to API_KEYS_FILE when that is set, else to DATA_DIR/api-keys.txt (DATA_DIR defaults to ./data).',
     'A running service sees the changed file within a second (or at once on SIGHUP): no restart needed.',
+    'revoke removes the key (or its sha256: entry) from that file and, with REDIS_URL set, revokes it for every',
+    'replica sharing that Redis within a second, whatever their own key files say.',
     '',
     'Example:',
     '  export CARDWRIGHT_API_KEY="$(cardwright keys create)"',
+    '  REDIS_URL=redis://redis:6379 cardwright keys revoke "$OLD_KEY"',
   ].join('\n'),
 };
 

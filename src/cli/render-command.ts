@@ -29,8 +29,11 @@ export async function runRender(args: string[]): Promise<void> {
     height: numberOption('height', values.height),
     format: stringOption(values.format),
     scale: numberOption('scale', values.scale),
-    mdxMode: values.mdx === true,
-    overHiddenMode: values['over-hidden'] === true,
+    // An option not given leaves the field to the document's front matter (docs/api.md#front-matter).
+    mdxMode: values.mdx === true ? true : undefined,
+    overHiddenMode: values['over-hidden'] === true ? true : undefined,
+    fontFamily: stringOption(values.font),
+    hashtags: values['no-hashtags'] === true ? false : undefined,
   };
 
   const local = LocalRenderer.open(loadCommandConfig());

@@ -4,6 +4,9 @@
 // when it changes and on SIGHUP (see server.ts); a file that became unreadable or empty keeps the
 // keys already loaded, so a bad edit never locks every client out.
 //
+// With REDIS_URL a key can also be revoked for every replica at once (`cardwright keys revoke`,
+// src/shared-state/revoked-keys.ts): a revoked key is refused whatever the key files say.
+//
 // Keys are compared as SHA-256 digests in constant time against every known key, so neither
 // timing nor an early exit reveals how close a guess was. Keys are never logged.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -81,7 +84,17 @@ export function addKeyToFile(file: string, entry: string): void {
   fs.appendFileSync(file, `${before}${entry}\n`, { mode: 0o600 });
 }
 
-export function loadApiKeys(config: Config, log?: FastifyBaseLogger): ApiKeyStore {
+/** Keys revoked outside the key files (shared by replicas through Redis), by SHA-256 digest in hex. */
+export interface Revocations {
+  has(digestHex: string): boolean;
+}
+
+/** The SHA-256 digest of a key (or of a `sha256:` key file entry's key) in hex, as revocations name it. */
+export function keyDigestHex(keyOrEntry: string): string {
+  return digestOfEntry(keyOrEntry).toString('hex');
+}
+
+export function loadApiKeys(config: Config, log?: FastifyBaseLogger, revocations?: Revocations): ApiKeyStore {
   let generatedKey: string | undefined;
   let file = config.apiKeysFile;
   let source = config.apiKeysFile
@@ -134,7 +147,7 @@ export function loadApiKeys(config: Config, log?: FastifyBaseLogger): ApiKeyStor
     const wanted = digest(candidate);
     let match = false;
     for (const known of digests) match = timingSafeEqual(known, wanted) || match;
-    return match;
+    return match && !revocations?.has(wanted.toString('hex'));
   }
 
   // Polling the file's stat (not inotify) also sees an editor's atomic rename and network mounts.

@@ -20,6 +20,7 @@ import { sendError } from './error-handler.js';
 import { HttpError } from './http-errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { serializeRequest } from './log-redaction.js';
+import type { SharedRedis } from '../shared-state/redis.js';
 
 export interface App {
   server: FastifyInstance;
@@ -79,15 +80,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const metrics = new Metrics();
   const storage = createStorage(config);
-  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics });
+  // What replicas share (REDIS_URL): rate limits, preview budgets, key revocations, the render cache's index.
+  const redis = config.redisUrl ? await connectSharedState(config.redisUrl, server) : undefined;
+  const sharedCache = redis && config.renderCache ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
+  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache });
   metrics.watchPool(cards.renderer);
+  if (redis) metrics.watchSharedState(redis);
   server.addHook('onClose', async () => cards.close());
   // Warm start: the first request is as fast as any later one.
   const cardsStarted = cards.start();
 
   try {
     const { setUpService } = await import('./set-up-service.js');
-    const { apiKeys, warmedUp } = await setUpService(server, { config, cards, metrics, storage: await storage });
+    const { apiKeys, warmedUp } = await setUpService(server, { config, cards, metrics, storage: await storage, redis });
     await Promise.all([cardsStarted, warmedUp]);
     await server.ready();
     return { server, config, cards, storage: await storage, apiKeys, metrics };
@@ -96,4 +101,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await server.close().catch(() => {});
     throw error;
   }
+}
+
+async function connectSharedState(url: string, server: FastifyInstance): Promise<SharedRedis> {
+  const { SharedRedis } = await import('../shared-state/redis.js');
+  const redis = new SharedRedis(url, server.log);
+  // Registered before the routes' hooks, so it runs after them: Redis is closed last.
+  server.addHook('onClose', async () => redis.close());
+  return redis;
 }

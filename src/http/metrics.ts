@@ -1,7 +1,8 @@
 // Prometheus metrics of one service instance (prom-client), served at GET /metrics.
 // Each instance has its own registry, so several services in one process (tests) never mix counts.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RenderObserver, RestartReason } from '../cards/render/renderer.js';
+import type { CardsObserver } from '../cards/index.js';
+import type { RestartReason } from '../cards/render/renderer.js';
 
 /** What the gauges read at scrape time. */
 export interface PoolState {
@@ -9,7 +10,7 @@ export interface PoolState {
   readonly activeRenders: number;
 }
 
-export class Metrics implements RenderObserver {
+export class Metrics implements CardsObserver {
   readonly registry = new Registry();
 
   private readonly requests = new Counter({
@@ -58,6 +59,12 @@ export class Metrics implements RenderObserver {
     registers: [this.registry],
   });
 
+  private readonly storageFailures = new Counter({
+    name: 'cardwright_storage_failures_total',
+    help: 'Requests that failed because the store refused or did not answer (502 storage_failed).',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'cardwright_' });
   }
@@ -82,6 +89,22 @@ export class Metrics implements RenderObserver {
     });
     // Restart reasons appear at 0 from the start, so rate() works before the first restart.
     for (const reason of ['planned', 'crash', 'unresponsive'] as const) this.restarts.inc({ reason }, 0);
+  }
+
+  /** Reports whether the shared state (Redis) is reachable, as 1 or 0; only set with REDIS_URL. */
+  watchSharedState(state: { readonly ready: boolean }): void {
+    new Gauge({
+      name: 'cardwright_shared_state_up',
+      help: 'Whether Redis (REDIS_URL) is reachable: 0 means each replica counts limits and caches on its own.',
+      registers: [this.registry],
+      collect() {
+        this.set(state.ready ? 1 : 0);
+      },
+    });
+  }
+
+  storageFailed(): void {
+    this.storageFailures.inc();
   }
 
   request(route: string, method: string, status: number): void {

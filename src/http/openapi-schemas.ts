@@ -11,7 +11,7 @@ import { errorBody, httpErrorOf, httpFailures, type ErrorLabel, type HttpError }
 
 /** When each error label is answered (docs/api.md#errors). A new label fails to compile until it is described here. */
 export const errorLabelMeaning: Record<ErrorLabel, string> = {
-  invalid_request: 'body not JSON, not an object, wrong type, out of range, unknown theme/mode/splitMode/format, too many cards, MDX expression or syntax error',
+  invalid_request: 'body not JSON, not an object, wrong type, out of range, unknown theme/mode/splitMode/format/fontFamily, invalid front matter (its line and key named), too many cards, MDX expression or syntax error',
   unauthorized: '`x-api-key` missing or not a valid key (same message for both)',
   not_found: 'unknown route or stored file',
   payload_too_large: 'body over the limit (BODY_LIMIT_BYTES, default 1 MiB)',
@@ -186,6 +186,12 @@ export const requestExamples = [
     overHiddenMode: false,
     format: 'png',
     scale: 2,
+  },
+  {
+    markdown: '---\ntitle: 七天学会做知识卡片\nauthor: 林小满\nhandle: "@xiaoman"\ntags: [知识卡片, markdown]\ncover: true\nsignature: true\nend: 关注我\n---\n# 第一天\n\nWrite it down. #markdown',
+    splitMode: 'autoSplit',
+    format: 'pdf',
+    fontFamily: 'kai',
   },
 ];
 

@@ -3,8 +3,12 @@
 // in the editor never hits it but a script posting 100,000-character documents in a loop gets 429
 // long before it can take the CPU. The cost is charged as it becomes known: the document up front,
 // each remote image before it is fetched, the cards of a split preview once laid out.
+import { diagramLimits } from '../cards/diagrams/diagram-limits.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
+// With REDIS_URL the buckets live in Redis, so a client spreading its previews over replicas has
+// one budget in total; while Redis is unavailable each replica keeps buckets in its own memory.
+import type { SharedRedis } from '../shared-state/redis.js';
 
 export interface PreviewBudgetOptions {
   /** Tokens a client may spend at once. */
@@ -20,10 +24,31 @@ interface Bucket {
   updatedAt: number;
 }
 
+/**
+ * The same bucket in Redis, refilled from Redis's own clock so replicas' clocks never matter.
+ * Answers 1 or 0 (spent or not) and the tokens left, as text (Redis would truncate a fraction).
+ */
+const spendScript = `
+local burst, refill, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local saved = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(saved[1]) or burst
+local at = tonumber(saved[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * refill)
+local spent = 0
+if tokens >= cost then tokens = tokens - cost; spent = 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / refill * 1000) + 1000)
+return {spent, tostring(tokens)}`;
+
 export class PreviewBudget {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly options: PreviewBudgetOptions) {}
+  constructor(
+    private readonly options: PreviewBudgetOptions,
+    private readonly redis?: SharedRedis,
+  ) {}
 
   /** Tokens of a full bucket. */
   get burst(): number {
@@ -32,9 +57,24 @@ export class PreviewBudget {
 
   /**
    * Takes `cost` tokens from the client's bucket, or throws 429 rate_limited with Retry-After. A cost
-   * above the burst takes a full bucket: it is affordable, once, after a full wait.
+   * above the burst takes a full bucket: it is affordable, once, after a full wait. `now` is the
+   * clock of the buckets in memory (Redis refills by its own).
    */
-  spend(client: string, cost: number, now = Date.now()): void {
+  async spend(client: string, cost: number, now = Date.now()): Promise<void> {
+    const { burst, refillPerSecond } = this.options;
+    const charged = Math.min(cost, burst);
+    const shared = await this.redis?.attempt(
+      (redis) => redis.eval(spendScript, 1, `cardwright:preview-budget:${client}`, burst, refillPerSecond, charged) as Promise<[number, string]>,
+    );
+    if (shared) {
+      if (shared[0] !== 1) throw httpFailures.previewRateLimited(this.waitSeconds(Number(shared[1]), charged));
+      return;
+    }
+    this.spendLocally(client, charged, now);
+  }
+
+  /** The bucket in this replica's memory: without Redis, or while it is unavailable. */
+  private spendLocally(client: string, cost: number, now: number): void {
     const { burst, refillPerSecond } = this.options;
     const bucket = this.buckets.get(client) ?? { tokens: burst, updatedAt: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * refillPerSecond);
@@ -43,12 +83,13 @@ export class PreviewBudget {
     this.buckets.delete(client);
     this.buckets.set(client, bucket);
     this.evict();
-    const charged = Math.min(cost, burst);
-    if (bucket.tokens < charged) {
-      const waitSeconds = Math.ceil((charged - bucket.tokens) / refillPerSecond);
-      throw httpFailures.previewRateLimited(waitSeconds);
-    }
-    bucket.tokens -= charged;
+    if (bucket.tokens < cost) throw httpFailures.previewRateLimited(this.waitSeconds(bucket.tokens, cost));
+    bucket.tokens -= cost;
+  }
+
+  private waitSeconds(tokens: number, cost: number): number {
+    const { burst, refillPerSecond } = this.options;
+    return Math.ceil((Math.min(cost, burst) - tokens) / refillPerSecond);
   }
 
   private evict(): void {
@@ -72,24 +113,38 @@ export class PreviewBill {
     private readonly client: string,
   ) {}
 
-  /** Takes `cost` tokens (or what is left of a full bucket), or throws 429 rate_limited. */
-  charge(cost: number): void {
+  /** Takes `cost` tokens (or what is left of a full bucket), or rejects with 429 rate_limited. */
+  async charge(cost: number): Promise<void> {
     const due = Math.min(cost, this.budget.burst - this.charged);
     if (due <= 0) return;
-    this.budget.spend(this.client, due);
+    // Counted before the answer: charges made meanwhile (images fetched side by side) see it.
     this.charged += due;
+    await this.budget.spend(this.client, due);
   }
 }
 
 /** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */
 const charactersPerToken = 2000;
 
+/**
+ * Each ```mermaid fence costs two tokens more: a diagram is drawn in the browser (a few hundred ms),
+ * though only once while it is unchanged (see DiagramPages), and a document has at most 20.
+ */
+const diagramPattern = /^ {0,3}(?:`{3,}|~{3,})[ \t]*mermaid\b/gim;
+const diagramCost = 2;
+
 /** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
 const splitCost = 5;
 
+/** Fitting a noSplit preview's tables lays the document out in a render page: charged like paginating. */
+export const tableLayoutCost = splitCost;
+
 /** What one preview of `request` costs before any work, in tokens. */
 export function previewCost(request: CardRequest): number {
-  return 1 + request.markdown.length / charactersPerToken + (request.splitMode === 'noSplit' || request.weChatMode ? 0 : splitCost);
+  const diagrams = Math.min(diagramLimits.maxDiagramsPerDocument, request.markdown.match(diagramPattern)?.length ?? 0);
+  // Split cards, and a noSplit card cut at its last whole line, are drawn by the browser.
+  const drawnByBrowser = request.weChatMode ? false : request.splitMode !== 'noSplit' || request.overHiddenMode;
+  return 1 + request.markdown.length / charactersPerToken + diagrams * diagramCost + (drawnByBrowser ? splitCost : 0);
 }
 
 /**

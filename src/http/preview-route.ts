@@ -7,7 +7,8 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { clientKey } from './client-key.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, tableLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
+import type { SharedRedis } from '../shared-state/redis.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -15,17 +16,21 @@ export interface PreviewRouteDeps {
   cards: Cards;
   requestTimeoutMs: number;
   previewBudget: PreviewBudgetOptions;
+  /** Shares the budgets between replicas (REDIS_URL). */
+  redis?: SharedRedis;
 }
 
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
-  const budget = new PreviewBudget(deps.previewBudget);
+  const budget = new PreviewBudget(deps.previewBudget, deps.redis);
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
+    // The client's bucket key (an IPv4 address, or an IPv6 /64) is formed before Redis sees it.
     const bill = new PreviewBill(budget, clientKey(request.ip));
-    bill.charge(previewCost(cardRequest));
+    await bill.charge(previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
       remoteImage: () => bill.charge(remoteImageCost),
+      tableLayout: () => bill.charge(tableLayoutCost),
       cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
     });
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);

@@ -20,12 +20,16 @@ import { registerRateLimit } from './rate-limit.js';
 import { registerSavedRequestRoute } from './saved-request-route.js';
 import { registerThemesRoute } from './themes-route.js';
 import { registerWebRoutes } from './web-route.js';
+import type { SharedRedis } from '../shared-state/redis.js';
+import { RevokedKeys } from '../shared-state/revoked-keys.js';
 
 export interface ServiceParts {
   config: Config;
   cards: Cards;
   storage: Storage;
   metrics: Metrics;
+  /** Shared state of replicas (REDIS_URL); each replica's memory without it. */
+  redis?: SharedRedis;
 }
 
 export interface SetUpService {
@@ -35,13 +39,17 @@ export interface SetUpService {
 }
 
 export async function setUpService(server: FastifyInstance, parts: ServiceParts): Promise<SetUpService> {
-  const { config, cards, storage, metrics } = parts;
-  const apiKeys = loadApiKeys(config, server.log);
-  server.addHook('onClose', async () => apiKeys.close());
+  const { config, cards, storage, metrics, redis } = parts;
+  const revocations = redis ? new RevokedKeys(redis, server.log) : undefined;
+  const apiKeys = loadApiKeys(config, server.log, revocations);
+  server.addHook('onClose', async () => {
+    apiKeys.close();
+    revocations?.close();
+  });
 
   installErrorHandlers(server, config.bodyLimit);
   registerMetricsRoute(server, metrics);
-  await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redisUrl: config.redisUrl }, apiKeys);
+  await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redis }, apiKeys);
   await registerOpenApi(server, { themes: cards.themes, bodyLimit: config.bodyLimit, connections: config.connections });
   const generateDeps = {
     cards,
@@ -58,7 +66,7 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   registerConfigRoute(server);
   registerHealthRoutes(server, storage, cards.renderer);
   if (config.storage === 'local') await registerLocalFilesRoute(server, config.dataDir);
-  await registerWebRoutes(server, { cards, storage, requestTimeoutMs: config.requestTimeoutMs, previewBudget: config.previewBudget });
+  await registerWebRoutes(server, { cards, storage, requestTimeoutMs: config.requestTimeoutMs, previewBudget: config.previewBudget, redis });
   await registerApiReference(server);
 
   // An unreachable store is logged, never fatal: /ready reports it until it is back.

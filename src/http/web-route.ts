@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { projectRoot } from '../paths.js';
+import { nodeModulesDir, projectRoot } from '../paths.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { fontFaceCss, resolveFontFile } from '../cards/themes/fonts.js';
 import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
@@ -27,14 +27,23 @@ export interface WebRouteDeps extends PreviewRouteDeps {
 
 const fontTypes: Record<string, string> = { '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.otf': 'font/otf' };
 
-/** The page may load only its own files, plus generated images from wherever storage serves them. */
+/**
+ * Libraries the page imports as ES modules, served from node_modules at /vendor/<name>.js (the page
+ * has no build step): fflate packs a result's images into one ZIP in the browser.
+ */
+const vendorModules: Record<string, string> = { 'fflate.js': path.join(nodeModulesDir, 'fflate', 'esm', 'browser.js') };
+
+/**
+ * The page may load only its own files, plus generated images from wherever storage serves them;
+ * it reads them (for the ZIP of a result) from there too, which an S3 bucket allows with CORS.
+ */
 function pageSecurityPolicy(storageOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     `img-src 'self' data: ${storageOrigin}`,
-    "connect-src 'self'",
+    `connect-src 'self' ${storageOrigin}`,
     "frame-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -50,10 +59,10 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
   const pagePolicy = pageSecurityPolicy(storageOrigin);
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
-  // Fixed for the life of the process: compressed once, off the main thread and without holding
-  // up start-up, and revalidated by ETag.
-  const frameDocument = precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8');
-  const fontFaces = precompressed(fontFaceCss(), 'text/css; charset=utf-8');
+  // Fixed for the life of the process: compressed once, off the main thread, on first use (not at
+  // start-up, where the CPU goes to the browser), and revalidated by ETag.
+  const frameDocument = onFirstUse(() => precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8'));
+  const fontFaces = onFirstUse(() => precompressed(fontFaceCss(), 'text/css; charset=utf-8'));
 
   registerPreviewRoute(app, deps);
   registerThemeThumbnailRoute(app, deps.cards);
@@ -79,14 +88,23 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
     },
   });
 
+  const vendorFiles = new Map(
+    Object.entries(vendorModules).map(([name, file]) => [name, onFirstUse(async () => precompressed(await fs.readFile(file, 'utf8'), 'text/javascript; charset=utf-8'))] as const),
+  );
+  app.get<{ Params: { name: string } }>('/vendor/:name', async (request, reply) => {
+    const file = vendorFiles.get(request.params.name);
+    if (!file) return reply.callNotFound();
+    return sendPrecompressed(request, reply, await file());
+  });
+
   app.get('/preview/frame', async (request, reply) => {
     reply.header('Content-Security-Policy', frameSecurityPolicy);
-    return sendPrecompressed(request, reply, await frameDocument);
+    return sendPrecompressed(request, reply, await frameDocument());
   });
 
   // The bundled fonts' @font-face rules, for the page's own editor and labels (CJK and emoji
   // look the same as on the cards, whatever fonts the visitor's system has).
-  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces));
+  app.get('/fonts/faces.css', async (request, reply) => sendPrecompressed(request, reply, await fontFaces()));
 
   // The shell document refers to its fonts as /fonts/<package>/files/<file>, as the renderer serves them.
   app.get('/fonts/*', async (request, reply) => {
@@ -106,6 +124,15 @@ interface Precompressed {
 }
 
 const gzipAsync = promisify(gzip);
+
+/** `make()` called once, when first asked for. */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
 
 async function precompressed(text: string, type: string): Promise<Precompressed> {
   const plain = Buffer.from(text, 'utf8');

@@ -67,13 +67,18 @@ function inlineByteCap(value: unknown): number {
 /** The image contents asked for, in card order, stopping before the first image that would pass the cap. */
 async function inlineImages(images: CardImage[], inline: InlineChoice, maxBytes: number) {
   const wanted = inline === 'all' ? images : inline === 'first' ? images.slice(0, 1) : [];
-  const content: { type: 'image'; data: string; mimeType: string }[] = [];
+  const content: Array<{ type: 'image'; data: string; mimeType: string } | { type: 'resource'; resource: { uri: string; mimeType: string; blob: string } }> = [];
   let bytes = 0;
   for (const image of wanted) {
     if (bytes + image.bytes > maxBytes) break;
     const data = await image.read();
     bytes += data.length;
-    content.push({ type: 'image', data: data.toString('base64'), mimeType: image.mimeType });
+    // A PDF (format "pdf") is not an image to MCP clients: it goes as an embedded resource.
+    content.push(
+      image.mimeType.startsWith('image/')
+        ? { type: 'image', data: data.toString('base64'), mimeType: image.mimeType }
+        : { type: 'resource', resource: { uri: image.url, mimeType: image.mimeType, blob: data.toString('base64') } },
+    );
   }
   return { content, inlinedCount: content.length, skipped: wanted.length - content.length };
 }

@@ -24,8 +24,10 @@ export async function openPage(
   browser: Browser,
   url: string,
   viewport: { width: number; height: number } = { width: 1440, height: 900 },
+  /** The browser's languages, e.g. "zh-CN" (navigator.languages); Playwright's default is en-US. */
+  locale?: string,
 ): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, ...(locale ? { locale } : {}) });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
   const page = await context.newPage();
   const problems: string[] = [];

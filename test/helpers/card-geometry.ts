@@ -3,7 +3,7 @@
 // decoration was drawn, card by card. Shared by the corpus and card-size tests.
 import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
 import { renderCards, type RenderedImage, type SplitMode } from '../../src/cards/render/render-cards.js';
-import type { PseudoElementBox, RenderPage } from '../../src/cards/render/render-page.js';
+import type { PseudoElementBox, RenderPage, TextFonts } from '../../src/cards/render/render-page.js';
 import type { RunningService } from './service.js';
 
 export interface Rect {
@@ -34,6 +34,10 @@ export interface CardGeometry {
   /** Words of table cells drawn on more than one line, and whether the cell allows it. */
   brokenWords: Array<{ word: string; allowed: boolean }>;
   decorations: Decoration[];
+  /** The lowest bottom edge of anything drawn in the content (text, code frame, image, table). */
+  contentBottom: number;
+  /** Code blocks, quotes and tables on the card holding no content line of their own (only a frame, header or label). */
+  emptyFrames: string[];
 }
 
 export interface Decoration extends PseudoElementBox {
@@ -59,7 +63,15 @@ export interface GeometryRequest {
   scale?: number;
 }
 
-export async function renderWithGeometry(service: RunningService, request: GeometryRequest): Promise<{ images: RenderedImage[]; cards: CardGeometry[] }> {
+/**
+ * Renders the request and reads back every card's geometry; with `fonts`, also Chromium's report
+ * of the faces that drew every text run (CSS.getPlatformFontsForNode).
+ */
+export async function renderWithGeometry(
+  service: RunningService,
+  request: GeometryRequest,
+  options: { fonts?: boolean } = {},
+): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[] }> {
   const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
   return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
@@ -76,7 +88,8 @@ export async function renderWithGeometry(service: RunningService, request: Geome
       contentHtml: html,
     });
     const cards = await readGeometry(page);
-    return { images, cards };
+    const fonts = options.fonts ? await page.textFonts() : [];
+    return { images, cards, fonts };
   });
 }
 
@@ -159,6 +172,14 @@ function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
         : undefined,
       lines,
       brokenWords,
+      contentBottom: Math.max(box.top, ...Array.from(card.querySelectorAll('.card-content-inner *'), (el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => r.bottom)),
+      emptyFrames: Array.from(card.querySelectorAll('.card-content-inner :is(pre, blockquote, table)'))
+        .filter((frame) => {
+          // A code block's header (dots, language) and a table's header row are labels, not content.
+          const body = frame.tagName === 'PRE' ? frame.querySelector('code') : frame.tagName === 'TABLE' ? frame.querySelector('tbody') : frame;
+          return !body || !/\S/.test(body.textContent ?? '');
+        })
+        .map((frame) => `${frame.tagName.toLowerCase()} "${(frame.textContent ?? '').trim().slice(0, 30)}"`),
     };
   });
   probeStyle.remove();

@@ -10,7 +10,7 @@ export interface CoverDesign {
   html: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The first `count` designs, each a different layout. */
 export function coverDesigns(request: CoverRequest): CoverDesign[] {
@@ -88,7 +88,7 @@ function tags(keywords: string[], className: string): string {
  * about 1 em wide and Latin ones about 0.55 em, lines about 1.2 em tall. Capped so a short title
  * does not become one giant word, and floored for legibility.
  */
-function titleSize(title: string, width: number, height: number, maxOfWidth: number): number {
+export function titleSize(title: string, width: number, height: number, maxOfWidth: number): number {
   const ems = [...title].reduce((sum, char) => sum + (/[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]/.test(char) ? 1 : char === ' ' ? 0.3 : 0.58), 0);
   const fitting = Math.sqrt((width * height * 0.7) / (Math.max(ems, 1) * 1.25));
   return Math.round(Math.max(18, Math.min(fitting, width * maxOfWidth, 120)));

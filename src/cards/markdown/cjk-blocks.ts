@@ -1,13 +1,16 @@
 // Marks text blocks written mostly in Chinese, Japanese or Korean with `data-cjk`, for what suits
 // CJK and not Latin (themes/_base.css, themes/README.md §2): justified text, which a CJK line
 // stretches between any two characters but a Latin line only at its few spaces; and no slanted
-// copy of a face without italics where a theme sets a whole quote or title in italics.
+// copy of a face without italics where a theme sets a whole quote or title in italics. Blocks
+// mostly in Korean also get `data-korean`: Korean puts spaces between words and breaks lines
+// there, not between any two syllables as Chinese and Japanese do (word-break: keep-all).
 import type { Element, Root } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
 
 const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+const hangul = /\p{Script=Hangul}/u;
 const letter = /\p{L}/u;
 
 export function rehypeMarkCjkBlocks() {
@@ -16,12 +19,15 @@ export function rehypeMarkCjkBlocks() {
       if (!textBlocks.has(node.tagName)) return;
       let letters = 0;
       let cjkLetters = 0;
+      let hangulLetters = 0;
       for (const character of textOf(node)) {
         if (!letter.test(character)) continue;
         letters++;
         if (cjk.test(character)) cjkLetters++;
+        if (hangul.test(character)) hangulLetters++;
       }
       if (letters > 0 && cjkLetters * 2 >= letters) node.properties.dataCjk = '';
+      if (letters > 0 && hangulLetters * 2 >= letters) node.properties.dataKorean = '';
     });
   };
 }

@@ -9,10 +9,11 @@
 // the waits for remote images. A document over budget is stopped by terminating its worker
 // (piscina starts a fresh one) and answered with a 400 naming the stage it was in.
 //
-// Images stay on the main thread: the worker asks for each one over the document's MessagePort and
-// gets the bytes fetched by the caller's ImageSource under the caller's deadline, so the HTML is
-// exactly what renderMarkdown alone makes. SVG images (fetched, or data: URLs the worker found)
-// come back drawn as PNG by images/svg-raster.ts.
+// Images and diagrams stay on the main thread: the worker asks for each one over the document's
+// MessagePort and gets the bytes fetched by the caller's ImageSource (or drawn by its
+// DiagramDrawer, in the browser) under the caller's deadline, so the HTML is exactly what
+// renderMarkdown alone makes. SVG images (fetched, or data: URLs the worker found) come back
+// drawn as PNG by images/svg-raster.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,8 @@ import { decodeDataUrl } from '../images/sniff-image.js';
 import { rasterizeIfSvg, rasterizeSvg } from '../images/svg-raster.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
-import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+import type { DiagramDrawer } from './mermaid-diagrams.js';
+import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
 export interface MarkdownPoolOptions {
   /** Worker threads (MARKDOWN_THREADS). */
@@ -58,6 +60,8 @@ function hintFor(stage: string): string {
 
 class MarkdownPool {
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
+  /** Raised once the service is ready: workers then warm what loads on first use (WorkerSettings). */
+  private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
 
   constructor(readonly options: MarkdownPoolOptions) {
     this.piscina = new Piscina({
@@ -68,6 +72,7 @@ class MarkdownPool {
       // Workers wait for their next task on their event loop, not blocked in Atomics.wait.
       atomics: 'disabled',
       resourceLimits: { maxOldGenerationSizeMb: workerMemoryLimitMb },
+      workerData: { warmUpFlag: this.warmUpFlag } satisfies WorkerSettings,
     });
     // A worker that dies between documents (e.g. killed for its CPU budget) is replaced by piscina;
     // without a listener the pool's 'error' event would end the process.
@@ -84,9 +89,20 @@ class MarkdownPool {
     const budget = new CpuBudget(this.options.cpuLimitMs, () => kill.abort());
     let stage = 'waiting for a worker';
     let started = false;
-    let imagesWaiting = 0;
-    /** What beforeImageFetch refused with: the document's answer once the worker is done. */
-    let refused: { error: unknown } | undefined;
+    // Images and diagrams the worker waits for: that time is not the document's CPU time.
+    let waitingOnMainThread = 0;
+    const waitOnMainThread = () => {
+      if (waitingOnMainThread++ === 0) budget.pause();
+    };
+    const answer = (message: ImageAnswer | DiagramAnswer, transfer: ArrayBuffer[]) => {
+      if (--waitingOnMainThread === 0) budget.resume();
+      port1.postMessage(message, transfer);
+    };
+    /**
+     * A failure of the request itself (what beforeImageFetch refused with, a full queue while drawing
+     * a diagram): the document's answer once the worker is done.
+     */
+    let requestFailure: { error: unknown } | undefined;
 
     port1.on('message', (message: WorkerMessage) => {
       if (message.type === 'start') {
@@ -99,32 +115,49 @@ class MarkdownPool {
         stage = message.stage;
         return;
       }
-      if (!message.src.startsWith('data:') && options.beforeImageFetch) {
-        try {
-          if (!refused) options.beforeImageFetch();
-        } catch (error) {
-          refused = { error };
-        }
-        if (refused) {
-          // Not fetched; the worker finishes the document (every image left answered like this one) and the caller gets the refusal.
-          port1.postMessage({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request was refused' } satisfies ImageAnswer);
-          return;
-        }
+      waitOnMainThread();
+      if (message.type === 'image') {
+        void (async () => {
+          if (!message.src.startsWith('data:') && options.beforeImageFetch) {
+            try {
+              if (!requestFailure) await options.beforeImageFetch();
+            } catch (error) {
+              requestFailure ??= { error };
+            }
+            if (requestFailure) {
+              // Not fetched; the worker finishes the document (every image left answered like this one) and the caller gets the refusal.
+              answer({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request was refused' }, []);
+              return;
+            }
+          }
+          const [image, transfer] = await answerImage(options.remoteImages, message, signal);
+          answer(image, transfer);
+        })();
+        return;
       }
-      // The worker waits for the image: that time is not the document's CPU time.
-      if (imagesWaiting++ === 0) budget.pause();
-      void answerImage(options.remoteImages, message, signal).then(([answer, transfer]) => {
-        if (--imagesWaiting === 0) budget.resume();
-        port1.postMessage(answer, transfer);
-      });
+      void drawDiagram(options.diagrams, message, signal).then(
+        ([diagram, transfer]) => answer(diagram, transfer),
+        (error: unknown) => {
+          requestFailure ??= { error };
+          // The worker still gets an answer, so it finishes and is free for the next document.
+          answer({ type: 'diagram', id: message.id, drawn: { ok: false, message: 'not drawn' } }, []);
+        },
+      );
     });
 
-    const task: MarkdownTask = { markdown, mdxMode: options.mdxMode ?? false, fetchImages: options.remoteImages !== undefined, port: port2 };
+    const task: MarkdownTask = {
+      markdown,
+      mdxMode: options.mdxMode ?? false,
+      hashtags: options.hashtags !== false,
+      fetchImages: options.remoteImages !== undefined,
+      drawDiagrams: options.diagrams !== undefined,
+      port: port2,
+    };
     const done = this.piscina
       .run(task, { transferList: [port2], signal: kill.signal })
       .then(
         (result) => {
-          if (refused) throw refused.error;
+          if (requestFailure) throw requestFailure.error;
           if (result.ok) return { html: result.html, imageFailures: result.imageFailures };
           throw new CardError(result.kind, result.message);
         },
@@ -167,6 +200,12 @@ class MarkdownPool {
     return error;
   }
 
+  /** Lets every worker, now and later, warm Shiki, KaTeX and MDX in the background. */
+  warmLazyParts(): void {
+    Atomics.store(this.warmUpFlag, 0, 1);
+    Atomics.notify(this.warmUpFlag, 0);
+  }
+
   close(): Promise<void> {
     return this.piscina.destroy();
   }
@@ -192,6 +231,20 @@ async function answerImage(
   } catch (error) {
     return [{ type: 'image', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }, []];
   }
+}
+
+async function drawDiagram(
+  drawer: DiagramDrawer | undefined,
+  request: Extract<WorkerMessage, { type: 'diagram' }>,
+  signal: AbortSignal | undefined,
+): Promise<[DiagramAnswer, ArrayBuffer[]]> {
+  signal?.throwIfAborted();
+  if (!drawer) return [{ type: 'diagram', id: request.id, drawn: { ok: false, message: 'Diagrams are not drawn here.' } }, []];
+  const drawn = await drawer.draw(request.source);
+  if (!drawn.ok) return [{ type: 'diagram', id: request.id, drawn }, []];
+  // A copy: the drawer may keep its image (a cache), and the copy's memory moves to the worker.
+  const png = new Uint8Array(drawn.png);
+  return [{ type: 'diagram', id: request.id, drawn: { ...drawn, png } }, [png.buffer]];
 }
 
 const clockTicksPerMs = 100 / 1000;
@@ -270,8 +323,12 @@ class CpuBudget {
 // configuration and closes it when it stops; anything else gets a pool with the defaults.
 let shared: { pool: MarkdownPool; users: number } | undefined;
 
-/** Starts the pool with these options (if it is not running); warmUp() waits until every worker has loaded the pipeline. */
-export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; close(): Promise<void> } {
+/**
+ * Starts the pool with these options (if it is not running). warmUp() waits until every worker has
+ * loaded the pipeline's core; warmLazyParts() then has them load what the first code block, formula
+ * or MDX document would (called once the service is ready, so it never delays readiness).
+ */
+export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; warmLazyParts(): void; close(): Promise<void> } {
   if (shared && shared.users === 0) {
     void shared.pool.close();
     shared = undefined;
@@ -279,11 +336,12 @@ export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Prom
   shared ??= { pool: new MarkdownPool(options), users: 0 };
   shared.users++;
   const mine = shared;
-  // Each worker loads the pipeline when it starts (markdown-worker.ts); a document per worker waits for that.
+  // A document per worker waits for its module (the pipeline's core) to load.
   const warmUp = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
   let closed = false;
   return {
     warmUp: () => Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp))),
+    warmLazyParts: () => mine.pool.warmLazyParts(),
     async close() {
       if (closed) return;
       closed = true;

@@ -3,11 +3,13 @@
 // the event loop that answers every other request. Remote images are asked of the main thread.
 import fs from 'node:fs';
 import os from 'node:os';
-import type { MessagePort } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import { CardError } from '../errors.js';
 import { RemoteImageRefused, type FetchedImage, type ImageSource } from '../images/remote-image-fetcher.js';
 import { renderMarkdown } from './render-markdown.js';
-import type { ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage } from './worker-protocol.js';
+import type { DrawnDiagram } from '../diagrams/diagram-page.js';
+import type { DiagramDrawer } from './mermaid-diagrams.js';
+import { lazyWarmUpDocuments, type DiagramAnswer, type ImageAnswer, type MarkdownTask, type MarkdownTaskResult, type WorkerMessage, type WorkerSettings } from './worker-protocol.js';
 
 // Workers yield the CPU to the main thread (which answers every request, /health included) and to
 // the browser: on Linux a thread has its own nice value, set through its kernel thread id.
@@ -24,11 +26,38 @@ try {
   // Not Linux: no per-thread priority, and the pool measures busy time instead of CPU time.
 }
 
-// Every worker loads the whole pipeline (Shiki and its wasm, KaTeX, MDX) once when it starts, so
-// no document's CPU budget pays for loading it.
-const warmedUp = renderMarkdown('# Warm-up\n\n**bold** $x^2$\n\n```ts\nconst a = 1;\n```', { mdxMode: false })
-  .then(() => renderMarkdown('<Callout>x</Callout>', { mdxMode: true }))
+// The pipeline's core (parse, GFM, sanitizer) is imported with this module, before the worker
+// takes its first document. What loads on first use (Shiki and its grammars, KaTeX, the MDX
+// checks) is warmed in the background once the service is ready (the pool raises the shared flag
+// of WorkerSettings), so it never competes with the browser's start; a document that needs one of
+// them before then waits for the same load, never a second one.
+const { warmUpFlag } = workerData as WorkerSettings;
+/** Real documents being rendered now, and the warm-up waiting for there to be none. */
+let documentsInProgress = 0;
+const idleWaiters: Array<() => void> = [];
+waitForReady(warmUpFlag)
+  .then(() => warmLazyParts())
   .catch(() => undefined);
+
+// Node 20 has Atomics.waitAsync; TypeScript declares it from ES2024, beyond this project's target.
+type WaitAsync = (array: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
+
+async function waitForReady(flag: Int32Array): Promise<void> {
+  const waiting = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(flag, 0, 0);
+  if (waiting.async) await waiting.value;
+}
+
+/**
+ * Renders one small document per lazy part, only while no real document is in progress: a request
+ * that arrives meanwhile waits at most for the part being loaded, then has the thread to itself.
+ */
+async function warmLazyParts(): Promise<void> {
+  for (const [markdown, mdxMode] of lazyWarmUpDocuments) {
+    await new Promise((resolve) => setImmediate(resolve));
+    while (documentsInProgress > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    await renderMarkdown(markdown, { mdxMode }).catch(() => undefined);
+  }
+}
 
 /** An ImageSource that asks the main thread, which fetches through the real one. */
 class MainThreadImages implements ImageSource {
@@ -36,7 +65,8 @@ class MainThreadImages implements ImageSource {
   private readonly waiting = new Map<number, { resolve: (image: FetchedImage) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly port: MessagePort) {
-    port.on('message', (answer: ImageAnswer) => {
+    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
+      if (answer.type !== 'image') return;
       const pending = this.waiting.get(answer.id);
       if (!pending) return;
       this.waiting.delete(answer.id);
@@ -58,16 +88,40 @@ class MainThreadImages implements ImageSource {
   }
 }
 
+/** A DiagramDrawer that asks the main thread, which draws in the browser. */
+class MainThreadDiagrams implements DiagramDrawer {
+  private nextId = 0;
+  private readonly waiting = new Map<number, (drawn: DrawnDiagram) => void>();
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
+      if (answer.type !== 'diagram') return;
+      this.waiting.get(answer.id)?.(answer.drawn);
+      this.waiting.delete(answer.id);
+    });
+  }
+
+  draw(source: string): Promise<DrawnDiagram> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.port.postMessage({ type: 'diagram', id, source } satisfies WorkerMessage);
+    });
+  }
+}
+
 export default async function renderInWorker(task: MarkdownTask): Promise<MarkdownTaskResult> {
   const { port } = task;
-  await warmedUp;
+  documentsInProgress++;
   port.postMessage({ type: 'start', threadId } satisfies WorkerMessage);
   try {
     const { html, imageFailures } = await renderMarkdown(task.markdown, {
       mdxMode: task.mdxMode,
+      hashtags: task.hashtags,
       // Always there: SVG images are drawn as PNG by the main thread even when none are fetched.
       remoteImages: new MainThreadImages(port),
       fetchRemote: task.fetchImages,
+      diagrams: task.drawDiagrams ? new MainThreadDiagrams(port) : undefined,
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),
     });
     return { ok: true, html, imageFailures };
@@ -77,5 +131,6 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
     throw error;
   } finally {
     port.close();
+    if (--documentsInProgress === 0) for (const wake of idleWaiters.splice(0)) wake();
   }
 }

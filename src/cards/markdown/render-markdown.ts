@@ -3,7 +3,7 @@
 // sanitizer sees the final tree rather than a string. The order matters:
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
-//   → trusted output added after the sanitizer: KaTeX, Shiki code blocks, fetched images
+//   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, hashtag chips, fetched images
 //   → placeholders for images that could not be fetched → attributes for themes.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
@@ -19,7 +19,9 @@ import remarkRehype from 'remark-rehype';
 import { unified, type PluggableList } from 'unified';
 import { VFile } from 'vfile';
 import type { ImageSource } from '../images/remote-image-fetcher.js';
+import { defaultMarkdown } from '../request/schema.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
+import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
@@ -27,8 +29,10 @@ import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
+import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
+import { rehypeMermaidDiagrams, type DiagramDrawer } from './mermaid-diagrams.js';
 // Imported statically: this module runs in the Markdown workers (markdown-pool.ts), where the
 // test runner's TypeScript loader resolves static imports of source files but not dynamic ones.
 import { remarkSafeMdx } from './mdx-components.js';
@@ -60,7 +64,10 @@ const htmlSteps: PluggableList = [
   [rehypeSanitize, sanitizeSchema],
   rehypeCleanInlineStyles,
   rehypeMath,
+  // Before the code blocks: a diagram that cannot be drawn leaves its source as a code block.
+  rehypeMermaidDiagrams,
   rehypeCodeBlocks,
+  rehypeHashtags,
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
   rehypeAnnotateForThemes,
@@ -68,6 +75,7 @@ const htmlSteps: PluggableList = [
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
   rehypeMarkCjkBlocks,
+  rehypeMarkBlankDocument,
   rehypeStringify,
 ];
 
@@ -91,6 +99,8 @@ const getMdxProcessor = () => (mdxProcessor ??= buildMdxProcessor());
 export interface RenderMarkdownOptions {
   /** Parse as MDX with the fixed component set (docs/api.md#mdx). */
   mdxMode?: boolean;
+  /** Draw `#tag` as tag chips (hashtags.ts); on unless false. */
+  hashtags?: boolean;
   /**
    * Fetches http(s) images through the SSRF guard and draws SVG images as PNG; without it every
    * remote or SVG image is a placeholder.
@@ -100,9 +110,12 @@ export interface RenderMarkdownOptions {
   fetchRemote?: boolean;
   /**
    * Called (in the worker pool, on the caller's thread) before each remote image of the parsed
-   * document is fetched, whatever syntax wrote it; what it throws becomes the document's failure.
+   * document is fetched, whatever syntax wrote it; what it throws (or rejects with) becomes the
+   * document's failure.
    */
-  beforeImageFetch?: () => void;
+  beforeImageFetch?: () => void | Promise<void>;
+  /** Draws ```mermaid fences in the request's theme; without it they stay code blocks. */
+  diagrams?: DiagramDrawer;
   /** The request's deadline; image fetches stop when it aborts. */
   signal?: AbortSignal;
   /** Told each stage the document enters (see progress.ts). */
@@ -123,11 +136,16 @@ export interface RenderedMarkdown {
 export async function renderMarkdown(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
   precheckMarkdown(markdown);
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, fetchRemote: options.fetchRemote ?? true, signal: options.signal, failures: [] };
-  const file = new VFile({ value: markdown, data: { remoteImages, ...(options.progress ? { progress: options.progress } : {}) } });
+  const file = new VFile({
+    value: markdown,
+    data: { remoteImages, hashtags: options.hashtags !== false, ...(options.diagrams ? { diagrams: options.diagrams } : {}), ...(options.progress ? { progress: options.progress } : {}) },
+  });
   try {
     options.progress?.('parsing the Markdown');
     const processor = options.mdxMode ? await getMdxProcessor() : markdownProcessor;
     const result = await processor.process(file);
+    // Nothing to see (white space, empty raw HTML): the default heading, as for empty Markdown.
+    if (result.data.blankDocument && markdown !== defaultMarkdown) return { html: String(await markdownProcessor.process(defaultMarkdown)), imageFailures: remoteImages.failures };
     return { html: String(result), imageFailures: remoteImages.failures };
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeepError();

@@ -8,6 +8,7 @@
 //   busy page is done, so no request waits for a launch or fails because of it;
 // - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
 //   a new browser is launched at once, and the pool retries the renders that were hit once on it.
+import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
 import type { PageFactory, PoolPage } from './page-pool.js';
@@ -15,10 +16,16 @@ import { RenderPage } from './render-page.js';
 
 export type RestartReason = 'planned' | 'crash' | 'unresponsive';
 
-/** A render page and the browser it lives on. */
-export interface FleetPage extends PoolPage {
-  readonly page: RenderPage;
+/** A page of the fleet (a render page, or a diagram page) and the browser it lives on. */
+export interface FleetPage<T = RenderPage> extends PoolPage {
+  readonly page: T;
   readonly browser: BrowserInstance;
+}
+
+/** What the fleet needs of a page it opens: emptied after each use, closed at the end. */
+interface OwnPage {
+  clear(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface BrowserFleetOptions {
@@ -75,9 +82,18 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     return this.current?.pid;
   }
 
-  async open(): Promise<FleetPage> {
+  open(): Promise<FleetPage> {
+    return this.openWith((browser) => RenderPage.open(browser, this.options.shellHtml));
+  }
+
+  /**
+   * Opens a page of another kind on the serving browser (the diagram pages of
+   * diagrams/diagram-pages.ts); it counts towards the browser's pages like a render page, so a
+   * replaced browser is closed only once its last page of any kind is done.
+   */
+  async openWith<T extends OwnPage>(opener: (browser: Browser) => Promise<T>): Promise<FleetPage<T>> {
     const browser = await this.serving();
-    const page = await RenderPage.open(browser.browser, this.options.shellHtml);
+    const page = await opener(browser.browser);
     this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);
     return {
       page,
@@ -87,12 +103,14 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     };
   }
 
-  usable(page: FleetPage): boolean {
-    return page.browser === this.current && !page.browser.dead && !page.page.crashed;
+  usable<T>(page: FleetPage<T>): boolean {
+    // A render page whose tab crashed is never handed out again (RenderPage.crashed).
+    const crashed = page.page instanceof RenderPage && page.page.crashed;
+    return page.browser === this.current && !page.browser.dead && !crashed;
   }
 
   /** Counts the render, and starts the planned replacement once the serving browser has done its share. */
-  rendered({ browser }: FleetPage): void {
+  rendered<T>({ browser }: FleetPage<T>): void {
     browser.renders += 1;
     const limit = this.options.restartAfter ?? 0;
     if (limit > 0 && browser === this.current && browser.renders >= limit && !this.launching) {
@@ -102,7 +120,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     }
   }
 
-  private async closePage(page: RenderPage, browser: BrowserInstance): Promise<void> {
+  private async closePage(page: OwnPage, browser: BrowserInstance): Promise<void> {
     const left = (this.pagesOn.get(browser) ?? 1) - 1;
     this.pagesOn.set(browser, left);
     if (left === 0 && browser.dead) this.pagesOn.delete(browser);

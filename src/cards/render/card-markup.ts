@@ -19,6 +19,12 @@ export interface CardMarkupOptions {
   background?: string;
   /** The request's fontScale (default 1); see cardGeometry. */
   fontScale?: number;
+  /** A bundled face for the body text instead of the theme's (themes/_request-options.css). */
+  fontFamily?: string;
+  /** Escaped markup drawn in the footer before the page label: the signature (creator-cards.ts). */
+  footerHtml?: string;
+  /** What kind of card beyond the content: `cover-card` or `end-card` (docs/themes.md#cover-signature-and-tags). */
+  kind?: 'cover-card' | 'end-card';
 }
 
 /**
@@ -36,6 +42,8 @@ export function cardMarkup(options: CardMarkupOptions): string {
   if (options.mode) classes.push(options.mode);
   if (options.fixedHeight && !options.wechat) classes.push('fixed-height');
   if (options.wechat) classes.push('wechat');
+  if (options.kind) classes.push(options.kind);
+  if (options.fontFamily) classes.push(`font-family-${options.fontFamily}`);
   const fontScale = options.fontScale ?? 1;
   const { width, height } = cardGeometry(options.width, options.height, 1, fontScale);
   // --font-scale lets a theme keep a hairline a hairline: calc(1px / var(--font-scale)).
@@ -48,7 +56,7 @@ export function cardMarkup(options: CardMarkupOptions): string {
     `<div class="${classes.join(' ')}" style="--card-width:${width}px;--card-height:${height}px${scaleProperty}${background}">` +
     '<section class="card-header"></section>' +
     `<section class="card-content"><div class="card-content-inner">${options.contentHtml}</div></section>` +
-    `<section class="card-footer"><section class="card-footer-inner"><span class="page">${options.pageLabel ?? ''}</span></section></section>` +
+    `<section class="card-footer"><section class="card-footer-inner">${options.footerHtml ?? ''}<span class="page">${options.pageLabel ?? ''}</span></section></section>` +
     '</div>'
   );
 }

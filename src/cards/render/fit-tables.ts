@@ -18,9 +18,12 @@ import type { CardRenderRequest } from './render-cards.js';
 /** What fitting tables reads of a render request: the card's size and scale, and the document. */
 export type FitTablesRequest = Pick<CardRenderRequest, 'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'contentHtml'>;
 
+/** Whether the document has a table to fit (without one, fitting costs no layout). */
+export const hasTables = (contentHtml: string): boolean => /<table[\s>]/i.test(contentHtml);
+
 /** `contentHtml` with every too-wide table fitted; unchanged (and no layout paid) without tables. */
 export async function fitTables(page: RenderPage, request: FitTablesRequest): Promise<string> {
-  if (!/<table[\s>]/i.test(request.contentHtml)) return request.contentHtml;
+  if (!hasTables(request.contentHtml)) return request.contentHtml;
   const markup = cardMarkup({ ...request, fixedHeight: false, contentHtml: '' });
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);

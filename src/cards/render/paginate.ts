@@ -3,6 +3,7 @@
 // evaluation (the modules of ./paginate/, bundled by pagination-script.ts), so a request pays for
 // one layout of its document, not a trial render per card.
 import { cardGeometry, cardMarkup } from './card-markup.js';
+import { signatureHtml } from './creator-cards.js';
 import type { PaginationInput, PaginationResult } from './paginate/types.js';
 import { bundleGlobalName, paginationScript } from './pagination-script.js';
 import type { RenderPage } from './render-page.js';
@@ -16,7 +17,7 @@ export const maxCardsPerRequest = 50;
 /** What pagination reads of a render request: the card's look and size, and the document. */
 export type PaginationRequest = Pick<
   CardRenderRequest,
-  'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml'
+  'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml' | 'fontFamily' | 'creator'
 > & { splitMode: 'autoSplit' | 'hrSplit' };
 
 export interface PaginateOptions {
@@ -31,7 +32,18 @@ export interface PaginateOptions {
  */
 export async function paginate(page: RenderPage, request: PaginationRequest, options: PaginateOptions = {}): Promise<PaginationResult> {
   const card = (fixedHeight: boolean) =>
-    cardMarkup({ theme: request.theme, mode: request.mode, width: request.width, height: request.height, fontScale: request.fontScale, fixedHeight, background: request.background, contentHtml: '' });
+    cardMarkup({
+      theme: request.theme,
+      mode: request.mode,
+      width: request.width,
+      height: request.height,
+      fontScale: request.fontScale,
+      fixedHeight,
+      background: request.background,
+      fontFamily: request.fontFamily,
+      footerHtml: signatureHtml(request.creator),
+      contentHtml: '',
+    });
   const input: PaginationInput = {
     cardTemplate: card(true),
     measureTemplate: card(false),

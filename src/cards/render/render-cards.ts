@@ -4,7 +4,9 @@ import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
+import type { CreatorOptions } from '../request/schema.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
+import { coverContentHtml, endContentHtml, signatureHtml } from './creator-cards.js';
 import { fitTables } from './fit-tables.js';
 import { captureLongImage, checkLongImage, maxSingleCapturePixelHeight, needsTiles } from './long-image.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
@@ -13,6 +15,8 @@ import { truncateOverflow } from './truncate-overflow.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 
 export type SplitMode = 'noSplit' | 'autoSplit' | 'hrSplit';
+/** An image format, or `pdf`: every card as a page of one PDF. */
+export type OutputFormat = ImageFormat | 'pdf';
 
 export interface CardRenderRequest {
   theme: Theme;
@@ -22,21 +26,25 @@ export interface CardRenderRequest {
   scale: number;
   /** Multiplies the theme's type and spacing; the image keeps width × height × scale pixels. */
   fontScale?: number;
-  format: ImageFormat;
+  format: OutputFormat;
   splitMode: SplitMode;
   overHiddenMode: boolean;
   /** One image as tall as the content, without the card's frame (WeChat article); splitMode and overHiddenMode do not apply. */
   weChatMode?: boolean;
   /** A CSS colour or gradient checked by request/background.ts. */
   background?: string;
+  /** A bundled face for the body text instead of the theme's. */
+  fontFamily?: string;
+  /** The front matter's cover, signature and closing card; the avatar, if any, is a data: URI by now. */
+  creator?: CreatorOptions;
   /** Sanitized HTML of the whole document. */
   contentHtml: string;
 }
 
 export interface RenderedImage {
   data: Buffer;
-  format: ImageFormat;
-  /** Pixel size of the image. */
+  format: OutputFormat;
+  /** Pixel size of the image; for a PDF, the size of its first page in CSS px. */
   width: number;
   height: number;
 }
@@ -50,13 +58,23 @@ export async function renderCards(
   page: RenderPage,
   request: CardRenderRequest,
   limits: RenderLimits = defaultRenderLimits,
-  /** Told the cards' number and device pixels after layout, before any capture; what it throws ends the render. */
-  beforeCapture?: (cards: number, devicePixels: number) => void,
+  /** Told the cards' number and device pixels after layout, before any capture; what it throws or rejects with ends the render. */
+  beforeCapture?: (cards: number, devicePixels: number) => void | Promise<void>,
 ): Promise<RenderedImage[]> {
   const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content');
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  if (request.format === 'pdf') {
+    // A PDF's pages are vector, printed at their CSS size whatever the scale: its pixels are counted
+    // at scale 1, its bytes as one image, and printing every page is one step per page in time.
+    const pixels = checkPixels(boxes, 1, limits, { scale: 1 });
+    await beforeCapture?.(boxes.length, pixels);
+    const pdf = await withinStepTime(printCards(page, request, boxes), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF');
+    new ByteBudget(limits, 1).add(pdf.data.length, 1);
+    return [pdf];
+  }
+  const format = request.format;
   const pixels = checkPixels(boxes, deviceScale, limits, request);
-  beforeCapture?.(boxes.length, pixels);
+  await beforeCapture?.(boxes.length, pixels);
   const bytes = new ByteBudget(limits, boxes.length);
   const images: RenderedImage[] = [];
   for (const [index, box] of boxes.entries()) {
@@ -64,13 +82,13 @@ export async function renderCards(
     // A long image is captured in tiles, each a capture of its own.
     const tiles = needsTiles(box, deviceScale) ? Math.ceil((box.height * deviceScale) / maxSingleCapturePixelHeight) : 1;
     const data = await withinStepTime(
-      tiles > 1 ? captureLongImage(page, box, deviceScale, request.format) : captureCard(page, box, deviceScale, request.format),
+      tiles > 1 ? captureLongImage(page, box, deviceScale, format) : captureCard(page, box, deviceScale, format),
       { ...limits, stepTimeoutMs: limits.stepTimeoutMs * tiles },
       what,
     );
     bytes.add(data.length, index + 1);
     const size = imageSize(data);
-    images.push({ data, format: request.format, width: size.width ?? 0, height: size.height ?? 0 });
+    images.push({ data, format, width: size.width ?? 0, height: size.height ?? 0 });
   }
   return images;
 }
@@ -82,10 +100,60 @@ async function layoutCards(page: RenderPage, request: CardRenderRequest): Promis
   request = { ...request, contentHtml: await fitTables(page, request) };
   // weChatMode is one card as tall as its content, whatever the split mode.
   const single = splitMode === 'noSplit' || request.weChatMode === true;
-  const boxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
+  const contentBoxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
   // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
   if (single ? request.overHiddenMode && !request.weChatMode : true) await truncateOverflow(page);
+  return addCreatorCards(page, request, contentBoxes);
+}
+
+/**
+ * The front matter's cover before the content's cards and its closing card after them, each a
+ * fixed-size card of the request's theme (in every split mode); the boxes of all cards, in order.
+ */
+async function addCreatorCards(page: RenderPage, request: CardRenderRequest, contentBoxes: CardBox[]): Promise<CardBox[]> {
+  const { cover, end } = creatorCardsMarkup(request);
+  if (!cover && !end) return contentBoxes;
+  const boxes = await page.addCards(cover, end);
+  if (boxes.length > maxCardsPerRequest) {
+    throw new CardError(
+      'content_too_large',
+      `The content needs ${boxes.length} cards with its cover and closing card; at most ${maxCardsPerRequest} cards are made per request. ` +
+        'Split the Markdown into several requests, or use a larger height.',
+    );
+  }
   return boxes;
+}
+
+/** The markup of the front matter's cover card and closing card ('' for one it does not ask for); the live preview shows exactly this. */
+export function creatorCardsMarkup(request: CardRenderRequest): { cover: string; end: string } {
+  const fontScale = request.fontScale ?? 1;
+  const card = (contentHtml: string | undefined, kind: 'cover-card' | 'end-card') =>
+    contentHtml === undefined
+      ? ''
+      : cardMarkup({
+          theme: request.theme,
+          mode: request.mode,
+          width: request.width,
+          height: request.height,
+          fontScale,
+          fontFamily: request.fontFamily,
+          fixedHeight: true,
+          background: request.background,
+          contentHtml,
+          kind,
+        });
+  return {
+    cover: card(coverContentHtml(request.creator, request.width / fontScale, request.height / fontScale), 'cover-card'),
+    end: card(endContentHtml(request.creator), 'end-card'),
+  };
+}
+
+/** format "pdf": the cards on the page as the pages of one PDF, reported at the first card's size. */
+async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[]): Promise<RenderedImage> {
+  const fontScale = request.fontScale ?? 1;
+  const data = await page.printCards(fontScale);
+  const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };
+  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale) };
 }
 
 /**
@@ -121,6 +189,8 @@ export function singleCardMarkup(request: CardRenderRequest): string {
     fixedHeight: request.overHiddenMode,
     wechat: request.weChatMode,
     background: request.background,
+    fontFamily: request.fontFamily,
+    footerHtml: signatureHtml(request.creator),
     contentHtml: request.contentHtml,
   });
 }
@@ -130,7 +200,8 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
   const boxes = await page.layout(singleCardMarkup(request));
-  for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format, request);
+  // A PDF page of a long card is bounded as a PNG of it would be.
+  for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format === 'pdf' ? 'png' : request.format, request);
   return boxes;
 }
 

@@ -121,13 +121,23 @@ export class RenderPage {
    * of every top-level card in CSS px, in document order.
    */
   async layout(cardsHtml: string): Promise<CardBox[]> {
-    return this.unlessCrashed(this.layoutIn(cardsHtml));
+    return this.unlessCrashed(this.placeCards({ replace: cardsHtml, before: '', after: '' }));
   }
 
-  private layoutIn(cardsHtml: string): Promise<CardBox[]> {
-    return this.page.evaluate(async (html) => {
+  /**
+   * Adds cards before and after those on the page (a cover, a closing card) and returns the box of
+   * every card, as layout() does.
+   */
+  async addCards(before: string, after: string): Promise<CardBox[]> {
+    return this.unlessCrashed(this.placeCards({ replace: null, before, after }));
+  }
+
+  private placeCards(cards: { replace: string | null; before: string; after: string }): Promise<CardBox[]> {
+    return this.page.evaluate(async ({ replace, before, after }) => {
       const root = document.getElementById('cards')!;
-      root.innerHTML = html;
+      if (replace !== null) root.innerHTML = replace;
+      if (before) root.insertAdjacentHTML('afterbegin', before);
+      if (after) root.insertAdjacentHTML('beforeend', after);
       // Layout first: it is what makes the page request the font subsets this content uses,
       // and only then does `fonts.ready` wait for them.
       void root.offsetHeight;
@@ -142,7 +152,36 @@ export class RenderPage {
         const box = card.getBoundingClientRect();
         return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
       });
-    }, cardsHtml);
+    }, cards);
+  }
+
+  /**
+   * Prints the cards on the page as one PDF, a page per card at its own size: Chromium's own PDF,
+   * with vector text and the fonts embedded. `zoom` is the card's fontScale, so a page has the
+   * requested size in CSS px (1 px = 0.75 pt) while the card keeps its layout.
+   */
+  async printCards(zoom: number): Promise<Buffer> {
+    return this.unlessCrashed(this.printCardsIn(zoom));
+  }
+
+  private async printCardsIn(zoom: number): Promise<Buffer> {
+    await this.page.evaluate((zoom) => {
+      const style = document.createElement('style');
+      style.id = 'print-cards';
+      // A named page per card: each card's page has that card's size (a long noSplit card too).
+      const rules = Array.from(document.getElementById('cards')!.children as HTMLCollectionOf<HTMLElement>, (card, index) => {
+        const box = card.getBoundingClientRect();
+        card.style.setProperty('page', `card-${index}`);
+        return `@page card-${index} { size: ${box.width * zoom}px ${box.height * zoom}px; margin: 0; }`;
+      });
+      style.textContent = `${rules.join('\n')}\n@media print { #cards { display: block; zoom: ${zoom}; } #cards > .card { margin: 0 !important; break-after: page; print-color-adjust: exact; } }`;
+      document.head.append(style);
+    }, zoom);
+    try {
+      return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: false, outline: false });
+    } finally {
+      await this.page.evaluate(() => document.getElementById('print-cards')?.remove());
+    }
   }
 
   /**

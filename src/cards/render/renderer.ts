@@ -5,6 +5,9 @@
 // Previews have a lane of their own: a second, small pool of pages on the same browsers, with its
 // own queue. The preview needs no key, so whatever previews ask for, they wait for (or are refused
 // by) their own pages, never for the pages of POST /api/generate, which keeps every one of its own.
+// Mermaid diagrams are drawn in pages of their own too (diagrams/diagram-pages.ts).
+import { DiagramPages } from '../diagrams/diagram-pages.js';
+import type { DiagramStyle, DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { Logger } from '../logger.js';
 import { BrowserFleet, type FleetPage, type RestartReason } from './browser-fleet.js';
 import { PagePool, type PoolObserver } from './page-pool.js';
@@ -36,12 +39,15 @@ export interface RendererOptions {
   probeIntervalMs?: number;
   log: Logger;
   observer?: RenderObserver;
+  /** How long one diagram may take to draw (default diagramLimits.renderTimeoutMs); for tests. */
+  diagramTimeoutMs?: number;
 }
 
 export class Renderer {
   private readonly fleet: BrowserFleet;
   private readonly pool: PagePool<FleetPage>;
   private readonly previewPool: PagePool<FleetPage>;
+  private readonly diagrams: DiagramPages;
 
   constructor(options: RendererOptions) {
     const { observer } = options;
@@ -55,9 +61,10 @@ export class Renderer {
       onPagesChanged: () => {
         this.pool.refresh();
         this.previewPool.refresh();
+        this.diagrams.refresh();
       },
     });
-    this.pool = new PagePool({
+    this.pool = new PagePool<FleetPage>({
       factory: this.fleet,
       concurrency: options.concurrency,
       queueMax: options.queueMax,
@@ -65,13 +72,22 @@ export class Renderer {
       log: options.log,
       observer,
     });
-    this.previewPool = new PagePool({
+    this.previewPool = new PagePool<FleetPage>({
       factory: this.fleet,
       concurrency: options.previewConcurrency ?? 1,
       queueMax: options.previewQueueMax ?? 4,
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
+    });
+    // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts).
+    this.diagrams = new DiagramPages({
+      fleet: this.fleet,
+      shellHtml: options.shellHtml,
+      concurrency: Math.min(2, options.concurrency),
+      queueMax: options.queueMax,
+      log: options.log,
+      renderTimeoutMs: options.diagramTimeoutMs,
     });
   }
 
@@ -89,6 +105,14 @@ export class Renderer {
    */
   run<T>(signal: AbortSignal, work: (page: RenderPage) => Promise<T>, lane: RenderLane = 'requests'): Promise<T> {
     return (lane === 'previews' ? this.previewPool : this.pool).run(signal, (pooled) => work(pooled.page));
+  }
+
+  /**
+   * Draws one Mermaid diagram as an image for a card of `style`, in a page of its own; a diagram
+   * that cannot be drawn is answered with the reason (see DiagramPages.draw).
+   */
+  drawDiagram(source: string, style: DiagramStyle, signal: AbortSignal): Promise<DrawnDiagram> {
+    return this.diagrams.draw(source, style, signal);
   }
 
   /** Requests waiting for a page, in both lanes. */
@@ -135,6 +159,6 @@ export class Renderer {
   async close(): Promise<void> {
     // Both start at once: the fleet stops replacing browsers before anything else can happen, and
     // the pool's idle pages are asked to close before their browser is.
-    await Promise.all([this.pool.close(), this.previewPool.close(), this.fleet.close()]);
+    await Promise.all([this.pool.close(), this.previewPool.close(), this.diagrams.close(), this.fleet.close()]);
   }
 }

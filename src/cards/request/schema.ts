@@ -30,7 +30,10 @@ export const limits = {
 export const defaultMarkdown = '# Hello, cardwright';
 
 export const splitModes = ['noSplit', 'autoSplit', 'hrSplit'] as const;
-export const formats = ['png', 'jpeg', 'webp'] as const;
+/** The image formats, and `pdf`: one PDF with every card as a page at the card's size. */
+export const formats = ['png', 'jpeg', 'webp', 'pdf'] as const;
+/** Bundled faces a request may choose for the body text instead of the theme's (themes/_request-options.css). */
+export const fontFamilies = ['sans', 'serif', 'kai', 'rounded', 'mono', 'hand'] as const;
 
 export const GenerateBody = Type.Object(
   {
@@ -64,6 +67,8 @@ export const GenerateBody = Type.Object(
     weChatMode: Type.Optional(
       orNull(Type.Boolean({ description: `true or false; true makes one image for a WeChat article: ${limits.weChatWidth} px wide unless width is given, as tall as the content, without the card's frame` })),
     ),
+    hashtags: Type.Optional(orNull(Type.Boolean({ description: 'true or false; true draws #word and #中文标签 at a line start or after a space as tag chips' }))),
+    fontFamily: Type.Optional(orNull(oneOfOrBlank(fontFamilies))),
     background: Type.Optional(
       orNull(
         Type.String({
@@ -86,10 +91,34 @@ export type CardRequest = {
   themeMode?: string;
   /** Absent: the theme's own background. */
   background?: string;
+  /** Absent: the theme's own body face. */
+  fontFamily?: (typeof fontFamilies)[number];
+  /** What the document's front matter asks beyond request fields: a cover, a signature, a closing card (request/front-matter.ts). */
+  creator?: CreatorOptions;
 };
 
+/** The creator's front matter (docs/api.md#front-matter), as the renderer reads it. */
+export interface CreatorOptions {
+  title?: string;
+  subtitle?: string;
+  author?: string;
+  handle?: string;
+  /** A data: URI, or an http(s) address fetched under the remote-image rules when the cards are made. */
+  avatar?: string;
+  date?: string;
+  tags?: string[];
+  /** The first card is a cover of title, subtitle, author line and tags. */
+  cover?: boolean;
+  /** The author line in the footer of every card; a text replaces the author's name there. */
+  signature?: boolean | string;
+  /** Text of a closing card. */
+  end?: string;
+  /** Front-matter keys that are neither a request field nor one of the above: ignored, with a warning. */
+  ignoredKeys?: string[];
+}
+
 /** Fields with no default: absent means something (the registry's choice, the theme's own look). */
-type OptionalField = 'theme' | 'themeMode' | 'background';
+type OptionalField = 'theme' | 'themeMode' | 'background' | 'fontFamily';
 
 /** What an absent field means. `theme` and `themeMode` have none: the registry chooses them. */
 export const requestDefaults: Omit<CardRequest, OptionalField> = {
@@ -103,4 +132,5 @@ export const requestDefaults: Omit<CardRequest, OptionalField> = {
   scale: limits.scale.default,
   fontScale: limits.fontScale.default,
   weChatMode: false,
+  hashtags: true,
 };

@@ -36,6 +36,10 @@ export class LocalStorage implements Storage {
     }
   }
 
+  async exists(key: string): Promise<boolean> {
+    return (await fs.stat(this.fileOf(key)).catch(() => undefined))?.isFile() ?? false;
+  }
+
   async delete(key: string): Promise<void> {
     await fs.rm(this.fileOf(key), { force: true });
   }

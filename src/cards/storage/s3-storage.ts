@@ -2,7 +2,7 @@
 // official AWS SDK. The SDK retries transient failures (network errors, 5xx, throttling) with
 // jittered exponential backoff and stops waiting as soon as the request's deadline signal fires.
 import { createHash, randomBytes } from 'node:crypto';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { timeLimit } from '../time-limit.js';
 import type { S3Config } from './s3-config.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
@@ -63,6 +63,19 @@ export class S3Storage implements Storage {
       return answer.Body ? Buffer.from(await answer.Body.transformToByteArray()) : undefined;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw new StorageError(describeStorageFailure(error), { cause: error });
+    } finally {
+      limit.clear();
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    const limit = timeLimit(probeTimeoutMs, `the store did not answer within ${probeTimeoutMs / 1000} s`);
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), { abortSignal: limit.signal });
+      return true;
+    } catch (error) {
+      if (error instanceof NotFound || (error as { name?: string }).name === 'NotFound' || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
       throw new StorageError(describeStorageFailure(error), { cause: error });
     } finally {
       limit.clear();

@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import pLimit from 'p-limit';
 import { CardError } from '../errors.js';
 import { eitherSignal } from '../time-limit.js';
-import type { ImageFormat } from '../render/render-page.js';
+import type { OutputFormat } from '../render/render-cards.js';
 import type { PendingDeletions } from './pending-deletions.js';
 import { StorageError } from './storage-error.js';
 import { contentTypeOf, extensionOf, type Storage } from './storage.js';
@@ -38,7 +38,7 @@ export const kilobytes = (bytes: number) => Math.round((bytes / 1024) * 100) / 1
 
 export interface ImageToStore {
   data: Buffer;
-  format: ImageFormat;
+  format: OutputFormat;
   width: number;
   height: number;
 }
@@ -54,7 +54,7 @@ export interface StoreTarget {
  * Object names are `screenshots/<ms since epoch>_<96 random bits>.<ext>`: unguessable, so one URL
  * never reveals another, and time-ordered for operators browsing the bucket.
  */
-export function newFileName(format: ImageFormat): string {
+export function newFileName(format: OutputFormat): string {
   return `screenshots/${Date.now()}_${randomBytes(12).toString('hex')}.${extensionOf[format]}`;
 }
 

@@ -14,8 +14,10 @@ interface BundledFont {
   pkg: string;
   /** The CSS files of the package to include, e.g. "400.css" or "400-italic.css". */
   files: string[];
-  /** Drops these code points (inclusive range) from every face of the family. */
-  drop?: readonly [number, number];
+  /** Drops these code points (inclusive ranges) from every face of the family. */
+  drop?: readonly CodePointRange[];
+  /** A unicode-range for faces that declare none (the whole font): the only characters it is loaded for. */
+  range?: string;
 }
 
 /**
@@ -26,27 +28,46 @@ interface BundledFont {
  * Every face is split by unicode-range, so a page only loads the subsets its text uses.
  * The stacks themes use are the CSS variables of themes/_base.css (see themes/README.md).
  */
-const emojiPlane = [0x1f000, 0x1ffff] as const;
+type CodePointRange = readonly [number, number];
+const emojiPlane: CodePointRange = [0x1f000, 0x1ffff];
+/**
+ * Hangul: the Chinese faces draw a few hundred syllables (LXGW WenKai, Noto Sans SC, ZCOOL KuaiLe
+ * …), so a Korean word would mix them with the Korean face that draws the rest, glyph by glyph,
+ * with gaps where the two designs' widths differ. Dropped from every face but the Korean ones, every
+ * Hangul character falls to the Korean face of the stack's style.
+ */
+const hangul: CodePointRange[] = [
+  [0x1100, 0x11ff],
+  [0x3130, 0x318f],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7ff],
+];
+const notKorean = [emojiPlane, ...hangul];
 const bundledFonts: BundledFont[] = [
   // CJK text faces (they cover simplified Chinese, Japanese kana and Latin).
-  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], drop: emojiPlane },
+  { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], drop: notKorean },
   // CJK display faces: brush calligraphy and a rounded hand-drawn face.
-  { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], drop: emojiPlane },
-  { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], drop: emojiPlane },
+  { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], drop: notKorean },
+  { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], drop: notKorean },
   // Faces for what the Chinese faces above do not draw, one sans and one serif each, so a stack
   // keeps its character: traditional Chinese, Japanese (half-width kana, CJK Extension B names
   // such as 𠮷), Korean, Greek, Thai, Arabic, Hebrew and Devanagari. They follow the Chinese faces in every
   // stack; unicode-range makes a card load only the subsets its text needs.
-  { id: 'noto-sans-tc', pkg: '@fontsource/noto-sans-tc', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'noto-serif-tc', pkg: '@fontsource/noto-serif-tc', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'noto-sans-jp', pkg: '@fontsource/noto-sans-jp', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'noto-sans-tc', pkg: '@fontsource/noto-sans-tc', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-serif-tc', pkg: '@fontsource/noto-serif-tc', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-sans-jp', pkg: '@fontsource/noto-sans-jp', files: ['400.css', '700.css'], drop: notKorean },
   // Noto Sans JP draws the CJK Extension B characters of JIS X 0213 (𠀋 𡈽 𠮷, common in names);
   // no Noto serif face on npm does, so serif stacks take them from Shippori Mincho.
-  { id: 'shippori-mincho', pkg: '@fontsource/shippori-mincho', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'noto-sans-kr', pkg: '@fontsource/noto-sans-kr', files: ['400.css', '700.css'], drop: emojiPlane },
-  { id: 'noto-serif-kr', pkg: '@fontsource/noto-serif-kr', files: ['400.css', '700.css'], drop: emojiPlane },
+  { id: 'shippori-mincho', pkg: '@fontsource/shippori-mincho', files: ['400.css', '700.css'], drop: notKorean },
+  // Noto Sans HK and Noto Serif HK draw the CJK Extension B characters of Hong Kong's HKSCS, some
+  // 1,700 of them (Cantonese words and names such as 𡘙 𥻗 𨋢) that neither JIS X 0213 nor the
+  // faces above have. They follow the Japanese faces; a card loads the subsets of the ones it uses.
+  { id: 'noto-sans-hk', pkg: '@fontsource/noto-sans-hk', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-serif-hk', pkg: '@fontsource/noto-serif-hk', files: ['400.css', '700.css'], drop: notKorean },
+  { id: 'noto-sans-kr', pkg: '@fontsource/noto-sans-kr', files: ['400.css', '700.css'], drop: [emojiPlane] },
+  { id: 'noto-serif-kr', pkg: '@fontsource/noto-serif-kr', files: ['400.css', '700.css'], drop: [emojiPlane] },
   // Greek (and Latin or Cyrillic letters the CJK faces lack), sans and serif.
   { id: 'noto-sans', pkg: '@fontsource/noto-sans', files: ['400.css', '700.css'] },
   { id: 'noto-serif', pkg: '@fontsource/noto-serif', files: ['400.css', '700.css'] },
@@ -62,6 +83,16 @@ const bundledFonts: BundledFont[] = [
   // Dingbats and symbols that are not emoji (✦ ✧ ✎ ❖ ➤ …), which no text face above carries;
   // stacks list it after the emoji font so emoji keep their colour glyphs.
   { id: 'noto-sans-symbols-2', pkg: '@fontsource/noto-sans-symbols-2', files: ['400.css'] },
+  // Arrows, mathematical operators, technical signs, box drawing and shapes that the faces above
+  // lack although Noto Sans Symbols 2 claims some of them (its subsets' ranges are wider than its
+  // glyphs): ⇗ in a README's links fell to the host's font. DejaVu Sans draws these blocks whole;
+  // it is one file, loaded only by a card that draws one of them.
+  {
+    id: 'dejavu-sans',
+    pkg: '@fontsource/dejavu-sans',
+    files: ['400.css', '700.css'],
+    range: 'U+2100-23FF, U+2460-27BF, U+27C0-2BFF',
+  },
   { id: 'jetbrains-mono', pkg: '@fontsource/jetbrains-mono', files: ['400.css', '700.css'] },
   // Latin display faces; CJK text in them falls through to the CJK faces of the same stack.
   { id: 'playfair-display', pkg: '@fontsource/playfair-display', files: ['400.css', '700.css', '400-italic.css'] },
@@ -86,8 +117,8 @@ export function fontFaceCss(): string {
   // Built once per process: it reads some forty files and is asked for by the shell document and the web page.
   fontFaceCssOnce ??= fontCssFiles()
     .map(({ font, css }) => {
-      const local = css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`);
-      return font.drop === undefined ? local : dropCodePoints(local, font.drop);
+      const local = withRange(css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`), font.range);
+      return (font.drop ?? []).reduce(dropCodePoints, local);
     })
     .join('\n');
   return fontFaceCssOnce;
@@ -116,18 +147,28 @@ export function resolveFontFile(urlPath: string): string | undefined {
   return font && path.join(nodeModulesDir, font.pkg, 'files', file);
 }
 
+/** Gives every face without a `unicode-range` this one. */
+function withRange(css: string, range: string | undefined): string {
+  if (range === undefined) return css;
+  return css.replace(/@font-face\s*{[^}]*}/g, (face) => (/unicode-range/.test(face) ? face : face.replace(/}$/, `  unicode-range: ${range};\n}`)));
+}
+
 /** Rewrites every `unicode-range` so no face claims code points in [from, to]; faces left empty go. */
-function dropCodePoints(css: string, [from, to]: readonly [number, number]): string {
+function dropCodePoints(css: string, [from, to]: CodePointRange): string {
   const hex = (value: number) => `U+${value.toString(16)}`;
   const range = (low: number, high: number) => (high === low ? hex(low) : `${hex(low)}-${high.toString(16)}`);
   return css.replace(/@font-face\s*{[^}]*}/g, (face) => {
-    const rangeMatch = /unicode-range:\s*([^;]+);/.exec(face);
+    // The declaration may be the last of its rule, without a semicolon (lxgw-wenkai-webfont's are).
+    const rangeMatch = /unicode-range:\s*([^;}]+);?/.exec(face);
     if (!rangeMatch?.[1]) return face;
+    // Most faces only cover the Basic Multilingual Plane (four hex digits): nothing to drop, and
+    // skipping them keeps this to a few ms instead of a few hundred at start-up.
+    if (to > 0xffff && !/[+-][0-9a-fA-F]{5}/.test(rangeMatch[1])) return face;
     const kept = rangeMatch[1]
       .split(',')
       .map((token) => token.trim().replace(/^U\+/i, ''))
       .flatMap((token) => {
-        const [lowText, highText] = token.split('-');
+        const [lowText, highText] = token.trim().split('-');
         const low = parseInt(lowText ?? '', 16);
         const high = highText === undefined ? low : parseInt(highText, 16);
         if (Number.isNaN(low)) return [];

@@ -36,3 +36,34 @@ export const lineHeightOf = (el: Element): number => {
 
 /** The position of `node` among its parent's children: the DOM offset just before it. */
 export const indexOf = (node: Node): number => Array.prototype.indexOf.call(node.parentNode!.childNodes, node) as number;
+
+const transparent = 'rgba(0, 0, 0, 0)';
+const hasPseudoContent = (el: Element, pseudo: '::before' | '::after') => !/^(none|normal)$/.test(getComputedStyle(el, pseudo).content);
+
+/** Its own box shows: a background, a border, a shadow, a list marker or a generated ::before/::after. */
+const paintsOwnBox = (el: Element, cs: CSSStyleDeclaration): boolean =>
+  cs.backgroundColor !== transparent ||
+  cs.backgroundImage !== 'none' ||
+  cs.boxShadow !== 'none' ||
+  ['top', 'right', 'bottom', 'left'].some((side) => px(cs.getPropertyValue(`border-${side}-width`)) > 0 && cs.getPropertyValue(`border-${side}-style`) !== 'none') ||
+  cs.display === 'list-item' ||
+  hasPseudoContent(el, '::before') ||
+  hasPseudoContent(el, '::after');
+
+/**
+ * An element a reader sees nothing of: no text but white space, no image, rule, table or formula,
+ * and no box of its own that shows (an empty <div>, <p> </p>, a <br>, raw HTML of empty tags). It
+ * never makes a card of its own.
+ */
+export function drawsNothing(el: Element): boolean {
+  const tag = el.tagName.toUpperCase();
+  if (atomicTags.has(tag) || tag === 'TABLE') return false;
+  const cs = styleOf(el);
+  if (cs.display === 'none') return true;
+  if (paintsOwnBox(el, cs)) return false;
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === Node.TEXT_NODE && meaningfulText(child as Text)) return false;
+    if (child.nodeType === Node.ELEMENT_NODE && !drawsNothing(child as Element)) return false;
+  }
+  return true;
+}

@@ -3,7 +3,7 @@
 // content becomes one piece per line; a table one piece per body row; a grid (a theme may lay a
 // list out as tiles) one piece per row of the grid; anything else (a heading, an image, a formula,
 // a rule) is one piece. Each piece carries the elements a break before it cuts.
-import { atomicTags, isHeading, meaningfulText, styleOf } from './css.js';
+import { atomicTags, drawsNothing, isHeading, meaningfulText, styleOf } from './css.js';
 import { lineBoundary, measureLines, type Run } from './measure-lines.js';
 
 export interface Piece {
@@ -51,7 +51,7 @@ export class PieceReader {
   private collect(container: Element, path: Element[], out: Piece[]): void {
     let run: Node[] = [];
     const flush = () => {
-      const meaningful = run.some((node) => (node.nodeType === Node.TEXT_NODE ? meaningfulText(node as Text) : true));
+      const meaningful = run.some((node) => (node.nodeType === Node.TEXT_NODE ? meaningfulText(node as Text) : !drawsNothing(node as Element)));
       if (meaningful) this.linePieces(container, run, path, out);
       run = [];
     };
@@ -161,6 +161,8 @@ export class PieceReader {
     }
     const box = el.getBoundingClientRect();
     if (!split) {
+      // An empty <div> or <p> of raw HTML is no piece: a card of only such blocks would be empty.
+      if (drawsNothing(el)) return;
       out.push({ kind: 'block', el, path, top: box.top, bottom: box.bottom, heading: isHeading(el), rule: tag === 'HR' && path.length === 0 });
       return;
     }

@@ -1,0 +1,308 @@
+// The one place Mermaid runs: a Chromium page of its own, in a browser context of its own (no
+// cookies, storage or process shared with the card pages), with JavaScript on (Mermaid is a script)
+// but no network: every request is answered from the service's own files (the page, Mermaid,
+// DOMPurify, the bundled fonts) or refused, and a Content-Security-Policy allows only those scripts.
+// The diagram is drawn with securityLevel "strict" (labels sanitized, no click callbacks, directives
+// cannot change the security settings), its SVG is sanitized again with DOMPurify's SVG profile
+// (no script, event handler, foreignObject, image or outside link), and only a PNG of it leaves
+// the page. The card pages never see Mermaid's output, only that image.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
+import { nodeModulesDir } from '../../paths.js';
+import { cardMarkup } from '../render/card-markup.js';
+import type { Theme } from '../themes/theme-file.js';
+import { resolveFontFile } from '../themes/fonts.js';
+import { diagramLimits } from './diagram-limits.js';
+import { mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
+
+/**
+ * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card. `transient`:
+ * the failure may not happen again (the time limit on a busy machine, a crashed page), so a card
+ * showing it is not remembered by the render cache.
+ */
+export type DrawnDiagram = { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; message: string; transient?: boolean };
+
+/** How the card a diagram goes into is drawn. */
+export interface DiagramStyle {
+  theme: Theme;
+  mode?: string;
+  /** The card's layout width in CSS px (width / fontScale). */
+  cardWidth: number;
+  /** Device px per CSS px of the card's capture. */
+  deviceScale: number;
+}
+
+/** `.invalid` never resolves; every request to it is answered here. */
+const diagramOrigin = 'http://diagrams.invalid';
+
+const scripts: Record<string, string> = {
+  '/mermaid.min.js': path.join(nodeModulesDir, 'mermaid', 'dist', 'mermaid.min.js'),
+  '/purify.min.js': path.join(nodeModulesDir, 'dompurify', 'dist', 'purify.min.js'),
+};
+
+const contentSecurityPolicy = [
+  "default-src 'none'",
+  `script-src ${diagramOrigin}`,
+  "style-src 'unsafe-inline'",
+  `font-src ${diagramOrigin}`,
+  'img-src data:',
+].join('; ');
+
+/** A sample card of the theme, read for its colours, type and content width (see readPalette). */
+const sampleContent =
+  '<h2 id="sample-heading">Title</h2><p id="sample-text">Text <a id="sample-link" href="#">link</a></p>' +
+  '<blockquote id="sample-quote"><p>Quote</p></blockquote>';
+
+/** What Mermaid is told, besides the theme's colours. */
+const mermaidConfig = {
+  startOnLoad: false,
+  securityLevel: 'strict',
+  theme: 'base',
+  logLevel: 'fatal',
+  // Without HTML labels Mermaid draws text as SVG text, not HTML inside foreignObject.
+  htmlLabels: false,
+  flowchart: { htmlLabels: false },
+  maxTextSize: diagramLimits.maxSourceChars,
+  maxEdges: diagramLimits.maxEdges,
+  suppressErrorRendering: true,
+  deterministicIds: true,
+  // Settings a diagram's own %%{init}%% directive may not change: Mermaid's defaults, and what
+  // would bring HTML (and its images) into labels or loosen Mermaid's own sanitizing.
+  secure: ['secure', 'securityLevel', 'startOnLoad', 'maxTextSize', 'suppressErrorRendering', 'maxEdges', 'htmlLabels', 'dompurifyConfig', 'deterministicIds'],
+};
+
+export class DiagramPage {
+  private metrics = { width: 0, height: 0, scale: 0 };
+  private readonly palettes = new Map<string, { palette: ThemePalette; contentWidth: number }>();
+
+  private constructor(
+    private readonly context: BrowserContext,
+    private readonly page: Page,
+    private readonly session: CDPSession,
+  ) {}
+
+  /**
+   * Opens the page on `browser` with the render pages' document (fonts and theme CSS) and Mermaid.
+   * `refused` is told every request the page made that was not one of its own files.
+   */
+  static async open(browser: Browser, shellHtml: string, refused: (url: string) => void): Promise<DiagramPage> {
+    const context = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
+    try {
+      const document = shellHtml.replace(
+        '</head>',
+        `${Object.keys(scripts).map((src) => `<script src="${src}"></script>`).join('')}<style>#diagram{position:absolute;left:0;top:0}</style></head>`,
+      ).replace('<div id="cards"></div>', '<div id="cards"></div><div id="diagram"></div>');
+      await context.route('**/*', (route) => answerFromOwnFiles(route, document, refused));
+      // The in-page functions below are sent as their source. Run from source (tsx), named
+      // functions come wrapped in esbuild's __name(), which the page must know (as a no-op).
+      await context.addInitScript('globalThis.__name = (target) => target;');
+      const page = await context.newPage();
+      await page.goto(`${diagramOrigin}/`, { waitUntil: 'load' });
+      const session = await context.newCDPSession(page);
+      // Transparent: the image sits on the card's own background, whatever it is.
+      await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+      return new DiagramPage(context, page, session);
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Draws one diagram in the card's theme and width. Parser errors are answers, not exceptions. */
+  async draw(source: string, style: DiagramStyle): Promise<DrawnDiagram> {
+    const { palette, contentWidth } = await this.readPalette(style);
+    const config = { ...mermaidConfig, fontFamily: palette.fontFamily, themeVariables: mermaidThemeVariables(palette) };
+    const drawn = await this.page.evaluate(drawInPage, { source, config, width: contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
+    if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
+    const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };
+    const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
+    await this.useDeviceMetrics(Math.ceil(box.x + box.width), Math.ceil(box.y + box.height), scale);
+    const { data } = await this.session.send('Page.captureScreenshot', {
+      format: 'png',
+      clip: { ...box, scale: 1 },
+      captureBeyondViewport: false,
+    });
+    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height };
+  }
+
+  /**
+   * The theme's colours and type as drawn on a sample card of the request's width, and the width
+   * of the card's content (where the diagram goes). Kept per theme, mode and width.
+   */
+  private async readPalette(style: DiagramStyle): Promise<{ palette: ThemePalette; contentWidth: number }> {
+    const key = `${style.theme.className} ${style.mode ?? ''} ${style.cardWidth}`;
+    const known = this.palettes.get(key);
+    if (known) return known;
+    const markup = cardMarkup({ theme: style.theme, mode: style.mode, width: style.cardWidth, height: 200, fixedHeight: false, contentHtml: sampleContent });
+    const read = await this.page.evaluate(readPaletteInPage, markup);
+    // Widths are many: the oldest readings go first once a few hundred are kept.
+    if (this.palettes.size >= 500) this.palettes.delete(this.palettes.keys().next().value!);
+    this.palettes.set(key, read);
+    return read;
+  }
+
+  private async useDeviceMetrics(width: number, height: number, scale: number): Promise<void> {
+    if (width === this.metrics.width && height === this.metrics.height && scale === this.metrics.scale) return;
+    await this.session.send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: scale, mobile: false });
+    this.metrics = { width, height, scale };
+  }
+
+  /** Empties the page, so no diagram outlives its request. */
+  async clear(): Promise<void> {
+    await this.page.evaluate(() => {
+      document.getElementById('diagram')!.replaceChildren();
+      document.getElementById('cards')!.replaceChildren();
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => {});
+  }
+}
+
+/** Mermaid's message, except where it gives advice the author cannot follow (our bounds are fixed). */
+function inOurWords(message: string): string {
+  if (/^Edge limit exceeded/.test(message)) {
+    return `The diagram has more than ${diagramLimits.maxEdges} edges; at most ${diagramLimits.maxEdges} are drawn. Split it into smaller diagrams.`;
+  }
+  return message;
+}
+
+/** In the page: lays out the sample card and reads what a diagram needs of it. */
+async function readPaletteInPage(markup: string): Promise<{ palette: ThemePalette; contentWidth: number }> {
+  const root = document.getElementById('cards')!;
+  root.innerHTML = markup;
+  await document.fonts.ready;
+  const canvas = document.createElement('canvas').getContext('2d', { willReadFrequently: true })!;
+  // Any CSS colour (named, rgb(), oklch(), color-mix()) as sRGB channels, through the canvas.
+  const rgba = (value: string): [number, number, number, number] => {
+    canvas.clearRect(0, 0, 1, 1);
+    canvas.fillStyle = '#000';
+    canvas.fillStyle = value;
+    canvas.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data;
+    return [r!, g!, b!, a! / 255];
+  };
+  const card = root.querySelector<HTMLElement>('.card')!;
+  const inner = root.querySelector<HTMLElement>('.card-content-inner')!;
+  const byId = (id: string) => document.getElementById(id)!;
+  // The background the content sits on: the nearest opaque background colour, else the first
+  // colour of the card's gradient, else white.
+  let background: [number, number, number, number] = [255, 255, 255, 1];
+  let found = false;
+  for (let element: HTMLElement | null = inner; element && !found; element = element === card ? null : element.parentElement) {
+    const colour = rgba(getComputedStyle(element).backgroundColor);
+    if (colour[3] > 0.5) {
+      background = colour;
+      found = true;
+    }
+  }
+  const gradientColour = /(?:rgba?|hsla?|oklch|oklab|lab|lch|color)\([^)]*\)|#[0-9a-f]{3,8}\b/i.exec(getComputedStyle(card).backgroundImage)?.[0];
+  if (!found && gradientColour) background = [...rgba(gradientColour).slice(0, 3), 1] as [number, number, number, number];
+  const opaque = (colour: [number, number, number, number]): [number, number, number, number] => [
+    colour[0] * colour[3] + background[0] * (1 - colour[3]),
+    colour[1] * colour[3] + background[1] * (1 - colour[3]),
+    colour[2] * colour[3] + background[2] * (1 - colour[3]),
+    1,
+  ];
+  const text = byId('sample-text');
+  const quote = getComputedStyle(byId('sample-quote'));
+  const quoteBorder = parseFloat(quote.borderInlineStartWidth) > 0 ? quote.borderInlineStartColor : quote.color;
+  const innerStyle = getComputedStyle(inner);
+  const contentWidth = inner.clientWidth - parseFloat(innerStyle.paddingLeft) - parseFloat(innerStyle.paddingRight);
+  const palette = {
+    background,
+    text: opaque(rgba(getComputedStyle(text).color)),
+    heading: opaque(rgba(getComputedStyle(byId('sample-heading')).color)),
+    link: opaque(rgba(getComputedStyle(byId('sample-link')).color)),
+    quoteBorder: opaque(rgba(quoteBorder)),
+    fontFamily: getComputedStyle(text).fontFamily,
+    fontSizePx: Math.round(parseFloat(getComputedStyle(text).fontSize)),
+  };
+  root.replaceChildren();
+  return { palette, contentWidth: Math.max(50, Math.floor(contentWidth)) };
+}
+
+interface DrawArguments {
+  source: string;
+  config: Record<string, unknown>;
+  width: number;
+  maxSvgChars: number;
+}
+
+type DrawnInPage = { ok: true; x: number; y: number; width: number; height: number } | { ok: false; message: string };
+
+/** In the page: Mermaid draws the SVG, DOMPurify cleans it, and it is placed for the capture. */
+async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments): Promise<DrawnInPage> {
+  const page = window as unknown as {
+    mermaid: { initialize(config: unknown): void; render(id: string, text: string): Promise<{ svg: string }> };
+    DOMPurify: { sanitize(dirty: string, config: unknown): string; addHook(entry: string, hook: unknown): void; removeHook(entry: string, hook: unknown): void };
+  };
+  const host = document.getElementById('diagram')!;
+  host.replaceChildren();
+  host.style.width = `${width}px`;
+  host.style.fontFamily = String(config.fontFamily);
+  // Gantt charts take the width of their container, which Mermaid's scratch element lacks, and
+  // their dates are written short to fit a card (a diagram's own axisFormat wins).
+  page.mermaid.initialize({ ...config, gantt: { axisFormat: '%m-%d', ...(config.gantt as object), useWidth: width } });
+  let svg: string;
+  try {
+    ({ svg } = await page.mermaid.render('diagram-svg', source));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String((error as { str?: string })?.str ?? error);
+    return { ok: false, message: message || 'Mermaid could not read this diagram.' };
+  } finally {
+    // Mermaid leaves its scratch element behind when it fails.
+    for (const id of ['diagram-svg', 'ddiagram-svg', 'idiagram-svg']) document.getElementById(id)?.remove();
+  }
+  if (svg.length > maxSvgChars) {
+    return { ok: false, message: `The diagram's drawing is ${svg.length.toLocaleString('en-US')} characters of SVG; at most ${maxSvgChars.toLocaleString('en-US')} are drawn. Split it into smaller diagrams.` };
+  }
+  // No image of any kind and no link outside the drawing: only references to its own parts (#id).
+  const ownPartsOnly = (_node: Element, attribute: { attrName: string; attrValue: string; keepAttr: boolean }) => {
+    if (/^(?:xlink:)?href$/i.test(attribute.attrName) && !attribute.attrValue.trim().startsWith('#')) attribute.keepAttr = false;
+  };
+  page.DOMPurify.addHook('uponSanitizeAttribute', ownPartsOnly);
+  let clean: string;
+  try {
+    clean = page.DOMPurify.sanitize(svg, { USE_PROFILES: { svg: true, svgFilters: true }, FORBID_TAGS: ['image', 'feImage', 'a'] });
+  } finally {
+    page.DOMPurify.removeHook('uponSanitizeAttribute', ownPartsOnly);
+  }
+  host.innerHTML = clean;
+  const drawing = host.querySelector('svg');
+  if (!drawing) return { ok: false, message: 'Mermaid drew nothing for this diagram.' };
+  // Mermaid gives the drawing width 100% and its natural width as max-width, but no height: sized
+  // here from its viewBox, at most as wide as the card's content.
+  const viewBox = drawing.viewBox.baseVal;
+  if (viewBox && viewBox.width > 0 && viewBox.height > 0) {
+    const natural = parseFloat(drawing.style.maxWidth) || viewBox.width;
+    const drawnWidth = Math.min(natural, width);
+    drawing.setAttribute('width', String(drawnWidth));
+    drawing.setAttribute('height', String((drawnWidth * viewBox.height) / viewBox.width));
+    drawing.style.maxWidth = 'none';
+  }
+  await document.fonts.ready;
+  const box = drawing.getBoundingClientRect();
+  return { ok: true, x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
+}
+
+/** Network handler of the diagram page: its document, its two scripts and the bundled fonts; nothing else. */
+async function answerFromOwnFiles(route: Route, document: string, refused: (url: string) => void): Promise<void> {
+  const url = new URL(route.request().url());
+  if (url.origin === diagramOrigin) {
+    if (url.pathname === '/') {
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': contentSecurityPolicy }, body: document });
+    }
+    const script = Object.hasOwn(scripts, url.pathname) ? scripts[url.pathname] : undefined;
+    if (script) return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: await fs.readFile(script) });
+    const fontFile = resolveFontFile(url.pathname);
+    if (fontFile) {
+      const body = await fs.readFile(fontFile).catch(() => undefined);
+      if (body) return route.fulfill({ status: 200, contentType: 'font/woff2', body });
+    }
+  }
+  refused(url.href);
+  return route.abort('blockedbyclient');
+}

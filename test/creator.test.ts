@@ -1,0 +1,227 @@
+// For creators (docs/api.md#front-matter): front matter's cover, signature and closing card in the
+// request's theme, hashtags as chips, format "pdf", fontFamily. Through the real service and its
+// warm Chromium pages.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import sharp from 'sharp';
+import { getDocumentProxy } from 'unpdf';
+import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { prepareContent } from '../src/cards/pipeline.js';
+import { renderCards } from '../src/cards/render/render-cards.js';
+import { checkRequest } from '../src/cards/request/check.js';
+import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { startService, type RunningService } from './helpers/service.js';
+
+/** A 2×2 red PNG, as an avatar. */
+const avatarPng = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#e0245e' } }).png().toBuffer();
+const avatar = `data:image/png;base64,${avatarPng.toString('base64')}`;
+
+const frontMatter = [
+  '---',
+  'title: 七天学会做知识卡片',
+  'subtitle: From Markdown to a carousel',
+  'author: 林小满',
+  'handle: "@xiaoman"',
+  `avatar: ${avatar}`,
+  'date: 2026-11-23',
+  'tags: [知识卡片, markdown]',
+  'cover: true',
+  'signature: true',
+  'end: 关注我，下期讲配色',
+  '---',
+].join('\n');
+const content = '# 第一天\n\nWrite in Markdown. 写下来。\n\n---\n\n## 第二天\n\nSplit into cards.';
+
+describe('for creators', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+  before(async () => {
+    images = await startImageServer();
+    service = await startService({ REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}` });
+  });
+  after(async () => {
+    await service?.close();
+    await images?.close();
+  });
+
+  /** The cards of a request laid out in a render page, as the DOM describes them. */
+  async function cardsInPage(body: Record<string, unknown>) {
+    const request = checkRequest(body);
+    // The service's own remote-image rules: only the test's image server is allowed.
+    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
+    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
+    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+    return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
+      return page.evaluate<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(`
+        Array.from(document.querySelectorAll('#cards > .card'), (card) => {
+          const signature = card.querySelector('.card-footer .signature');
+          const cardBox = card.getBoundingClientRect();
+          const box = signature?.getBoundingClientRect();
+          const style = signature && getComputedStyle(signature);
+          const avatar = signature?.querySelector('img.author-avatar') ?? card.querySelector('.author-avatar');
+          return {
+            kind: card.classList.contains('cover-card') ? 'cover' : card.classList.contains('end-card') ? 'end' : 'content',
+            title: card.querySelector('.cover-title')?.textContent ?? '',
+            signature: signature?.textContent ?? '',
+            signatureVisible: !!box && box.width > 20 && box.height > 8 && box.left >= cardBox.left && box.right <= cardBox.right + 0.5 && box.bottom <= cardBox.bottom + 0.5
+              && style.visibility !== 'hidden' && Number(style.opacity) > 0.3 && getComputedStyle(card.querySelector('.card-footer')).display !== 'none',
+            avatarWidth: avatar?.naturalWidth ?? 0,
+            endText: card.querySelector('.end-text')?.textContent ?? '',
+          };
+        })`);
+    });
+  }
+
+  it('puts a cover card first, the signature in every content card and a closing card last, in every theme and split mode', async () => {
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      for (const splitMode of theme.id === 'plain-notes' ? ['noSplit', 'autoSplit', 'hrSplit'] : ['hrSplit']) {
+        const cards = await cardsInPage({ markdown: `${frontMatter}\n${content}`, theme: theme.id, splitMode });
+        const label = `${theme.id} ${splitMode}`;
+        assert.equal(cards[0]!.kind, 'cover', label);
+        assert.equal(cards[0]!.title, '七天学会做知识卡片', label);
+        assert.equal(cards[0]!.avatarWidth, 8, `${label}: the avatar is drawn on the cover`);
+        assert.equal(cards.at(-1)!.kind, 'end', label);
+        assert.equal(cards.at(-1)!.endText, '关注我，下期讲配色', label);
+        const contentCards = cards.filter((card) => card.kind === 'content');
+        assert.equal(contentCards.length, splitMode === 'hrSplit' ? 2 : splitMode === 'noSplit' ? 1 : contentCards.length, label);
+        for (const card of contentCards) {
+          assert.match(card.signature, /林小满\s*@xiaoman/, label);
+          if (!card.signatureVisible) problems.push(`${label}: the signature is not drawn inside the card`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('fetches a remote avatar under the remote-image rules, and draws the cards without one it cannot fetch', async () => {
+    const remote = (avatar: string) => `---\nauthor: Lin\navatar: ${avatar}\nsignature: true\ncover: true\n---\n# Hi`;
+    const [cover] = await cardsInPage({ markdown: remote(`${images.origin}/red.png`) });
+    assert.equal(cover!.avatarWidth, 200);
+    const [withoutAvatar, content] = await cardsInPage({ markdown: remote('http://169.254.169.254/latest/avatar.png') });
+    assert.equal(withoutAvatar!.avatarWidth, 0);
+    assert.equal(content!.signature, 'Lin');
+    const { status } = await service.generate({ markdown: remote(`${images.origin}/missing.png`) });
+    assert.equal(status, 200);
+  });
+
+  it('draws the cover and the signature: the images differ from the same document without front matter', async () => {
+    for (const theme of ['plain-notes', 'darktech', 'watercolor']) {
+      const withIt = await service.generate({ markdown: `${frontMatter}\n${content}`, theme, splitMode: 'hrSplit', scale: 1 });
+      const without = await service.generate({ markdown: content, theme, splitMode: 'hrSplit', scale: 1 });
+      assert.equal(withIt.status, 200, JSON.stringify(withIt.json));
+      assert.equal(withIt.json.images.length, without.json.images.length + 2, theme);
+      const images = async (answer: typeof withIt) => Promise.all(answer.json.images.map(async (image: { url: string }) => decodePng((await download(image.url)).bytes)));
+      const [cover, first, , end] = await images(withIt);
+      const [plainFirst] = await images(without);
+      assert.ok(differingFraction(cover!, plainFirst!) > 0.01, `${theme}: the cover is a card of its own`);
+      assert.ok(differingFraction(end!, plainFirst!) > 0.01, `${theme}: the closing card is a card of its own`);
+      // Same content card with a signature in its footer: its upper half is unchanged.
+      assert.ok(differingFraction(first!, plainFirst!) > 0.002, `${theme}: the signature is drawn`);
+      const top = (png: DecodedPng) => ({ ...png, height: png.height / 2, data: png.data.subarray(0, (png.data.length / 2) | 0) });
+      // (watercolor's painted paper is not pixel-identical between these two renders; its content is checked by the DOM test above.)
+      if (theme !== 'watercolor') assert.ok(differingFraction(top(first!), top(plainFirst!)) < 0.01, `${theme}: the content is drawn as without front matter`);
+    }
+  });
+
+  it('lets the body win over the front matter, and treats front matter not at the top as content', async () => {
+    const preview = async (body: unknown) => {
+      const response = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, json: (await response.json()) as any };
+    };
+    const set = await preview({ markdown: '---\nwidth: 600\nheight: 700\ntheme: darktech\n---\n# Hi', width: 500 });
+    assert.equal(set.status, 200);
+    assert.deepEqual([set.json.width, set.json.height, set.json.theme], [500, 700, 'darktech']);
+
+    const late = await preview({ markdown: '# Hi\n\n---\nwidth: 600\n---\n' });
+    assert.equal(late.json.width, 440);
+    assert.match(late.json.cards[0].html, /width: 600/);
+
+    // A document that begins with a rule, text and another rule is content.
+    const rules = await preview({ markdown: '---\n**Bold** opening\n\n---\n# Hi' });
+    assert.equal(rules.status, 200);
+    assert.match(rules.json.cards[0].html, /<hr>.*<strong>Bold<\/strong> opening/s);
+
+    const blog = await preview({ markdown: '---\nlayout: post\ncategories: [a]\n---\n# Hi' });
+    assert.equal(blog.status, 200);
+    assert.match(blog.json.warnings[0], /"layout", "categories" set nothing/);
+  });
+
+  it('refuses bad front matter with a 400 naming the line and key', async () => {
+    const cases: Array<[string, RegExp]> = [
+      ['---\ntitle: ok\nwidth: 5000\n---\n# x', /line 3, key "width": width is not accepted: got number 5000/],
+      ['---\ncover: yes\n---\n# x', /line 2, key "cover": must be true or false; got "yes"/],
+      ['---\ntitle: a\n  bad: [\n---\n# x', /not valid YAML at line \d/],
+      ['---\ntitle: !!js/function "function(){}"\n---\n# x', /line 2/],
+      ['---\ntags: [a, b]\ntags: [c]\n---\n# x', /line 3.*(unique|key)/i],
+      ['---\navatar: javascript:alert(1)\n---\n# x', /line 2, key "avatar": must be a data:image/],
+      ['---\nsplitMode: sideways\n---\n# x', /line 2, key "splitMode": splitMode is not accepted/],
+      [`---\ntitle: ${'x'.repeat(9000)}\n---\n# x`, /at most 8000/],
+    ];
+    for (const [markdown, message] of cases) {
+      const { status, json } = await service.generate({ markdown });
+      assert.equal(status, 400, markdown.slice(0, 60));
+      assert.equal(json.error, 'invalid_request');
+      assert.match(json.message, message);
+    }
+  });
+
+  it('draws hashtags as chips, but not in code, headings, links or words', async () => {
+    const { html } = await renderMarkdown('# Title #not\n\nA post #markdown #知识卡片 tags，#标点后.\n#行首\n\n`#code` [#link](https://example.com) a#b #123\n\n```\n#comment\n```');
+    const chips = [...html.matchAll(/<span class="hashtag">([^<]*)<\/span>/g)].map((match) => match[1]);
+    assert.deepEqual(chips, ['#markdown', '#知识卡片', '#标点后', '#行首']);
+    assert.match(html, /<h1[^>]*>Title #not<\/h1>/);
+    const { html: off } = await renderMarkdown('A post #markdown', { hashtags: false });
+    assert.doesNotMatch(off, /hashtag/);
+  });
+
+  it('makes one PDF with every card as a page at the card size, with text', async () => {
+    const body = { markdown: `${frontMatter}\n${content}`, splitMode: 'hrSplit', width: 400, height: 500 };
+    const png = await service.generate(body);
+    const { status, json } = await service.generate({ ...body, format: 'pdf' });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.equal(json.images.length, 1);
+    assert.match(json.images[0].fileName, /^screenshots\/\d+_[0-9a-f]{24}\.pdf$/);
+    const { bytes, response } = await download(json.images[0].url);
+    assert.equal(response.headers.get('content-type'), 'application/pdf');
+    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    assert.equal(pdf.numPages, png.json.images.length);
+    let text = '';
+    for (let number = 1; number <= pdf.numPages; number++) {
+      const page = await pdf.getPage(number);
+      // 1 CSS px is 0.75 pt; Chromium rounds the page size to its own units.
+      assert.ok(Math.abs(page.view[2]! - 300) < 1 && Math.abs(page.view[3]! - 375) < 1, `page ${number} is ${page.view}`);
+      const items = (await page.getTextContent()).items as Array<{ str: string }>;
+      text += items.map((item) => item.str).join('');
+    }
+    for (const word of ['七天学会', 'Markdown', '第二天', '林小满']) assert.ok(text.includes(word), `the PDF's text has ${word}`);
+    // The saved request (the editor's ?edit=) is the body as sent: the front matter stays in the Markdown.
+    const id = new URL(json.previewUrl).searchParams.get('edit');
+    const saved = (await (await fetch(`${service.baseUrl}/api/requests/${id}`)).json()) as Record<string, unknown>;
+    assert.equal(saved.markdown, body.markdown);
+    assert.equal(saved.creator, undefined);
+  });
+
+  it('draws the body text in the chosen bundled face', async () => {
+    const faces = async (fontFamily?: string) =>
+      service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+        const request = checkRequest({ markdown: 'Body text 正文', theme: 'plain-notes', fontFamily });
+        const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }) };
+        const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+        await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, contentHtml: prepared.html, format: 'webp', scale: 1 });
+        const runs = await page.textFonts();
+        return runs.find((run) => run.text.includes('Body text'))!.fonts.map((font) => font.familyName).join(', ');
+      });
+    assert.match(await faces(), /Noto Sans/);
+    assert.match(await faces('kai'), /LXGW WenKai/);
+    assert.match(await faces('mono'), /JetBrains Mono/);
+    assert.match(await faces('serif'), /Noto Serif/);
+    const { status, json } = await service.generate({ fontFamily: 'papyrus' });
+    assert.equal(status, 400);
+    assert.match(json.message, /fontFamily is not accepted: got "papyrus"; accepted: sans, serif, kai, rounded, mono, hand/);
+  });
+});

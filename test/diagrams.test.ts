@@ -1,0 +1,253 @@
+// Mermaid diagrams end to end: real HTTP, real Chromium, real Mermaid. Each diagram type becomes an
+// image in the card theme's colours; a hostile diagram runs nothing and fetches nothing; a broken
+// one shows its source and the parser's message in a 200 answer; too many or too large diagrams
+// are a 400; a tall one is scaled to fit a split card; a slow one is stopped at its time limit.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { pino } from 'pino';
+import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
+import { DiagramPage } from '../src/cards/diagrams/diagram-page.js';
+import { Renderer } from '../src/cards/render/renderer.js';
+import { launchBrowser } from './helpers/browser.js';
+import { decodePng, download, type DecodedPng } from './helpers/images.js';
+import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { startService, testApiKey, type RunningService } from './helpers/service.js';
+
+const fence = (source: string) => `\`\`\`mermaid\n${source}\n\`\`\``;
+
+const diagramTypes: Record<string, string> = {
+  flowchart: 'flowchart TD\n  A[打开 App] --> B{已登录?}\n  B -->|是| C[首页]\n  B -->|否| D[登录页]\n  D --> B',
+  sequence: 'sequenceDiagram\n  participant U as 用户\n  participant S as 服务器\n  U->>S: 登录请求\n  S-->>U: 令牌\n  Note over U,S: 完成',
+  class: 'classDiagram\n  class Animal {\n    +String name\n    +eat()\n  }\n  Animal <|-- Dog\n  Animal <|-- Cat',
+  state: 'stateDiagram-v2\n  [*] --> Idle\n  Idle --> Running: start\n  Running --> Idle: stop\n  Running --> [*]',
+  pie: 'pie title 时间分配\n  "工作" : 40\n  "学习" : 30\n  "休息" : 30',
+  mindmap: 'mindmap\n  root((知识卡片))\n    主题\n      暗色\n      亮色\n    拆分\n      自动\n      分隔线',
+  timeline: 'timeline\n  title 产品历程\n  2020 : 立项\n  2021 : 发布 1.0\n  2022 : 开源',
+};
+
+interface DiagramImage {
+  alt: string;
+  /** CSS px, from the img's attributes. */
+  width: number;
+  height: number;
+  png: DecodedPng;
+}
+
+/** The diagram images of the preview's single card, decoded. */
+function diagramImages(cardHtml: string): DiagramImage[] {
+  const pattern = /<figure class="diagram"><img src="data:image\/png;base64,([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]*)"><\/figure>/g;
+  return [...cardHtml.matchAll(pattern)].map(([, data, width, height, alt]) => ({
+    alt: alt!,
+    width: Number(width),
+    height: Number(height),
+    png: decodePng(Buffer.from(data!, 'base64')),
+  }));
+}
+
+const luminance = (r: number, g: number, b: number) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+
+/** The share of a diagram's drawn (opaque) pixels that are dark, light, and how many are drawn. */
+function tones(png: DecodedPng): { drawn: number; dark: number; light: number } {
+  let drawn = 0;
+  let dark = 0;
+  let light = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (png.data[i + 3]! < 200) continue;
+    drawn++;
+    const l = luminance(png.data[i]!, png.data[i + 1]!, png.data[i + 2]!);
+    if (l < 0.3) dark++;
+    if (l > 0.7) light++;
+  }
+  return { drawn, dark: dark / Math.max(1, drawn), light: light / Math.max(1, drawn) };
+}
+
+describe('mermaid diagrams', () => {
+  let service: RunningService;
+  let images: LocalImageServer;
+  const logLines: string[] = [];
+  before(async () => {
+    [service, images] = await Promise.all([startService({}, { log: (line) => logLines.push(line) }), startImageServer()]);
+  });
+  after(async () => Promise.all([service.close(), images.close()]));
+
+  const preview = async (body: Record<string, unknown>) => {
+    const response = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': testApiKey },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as any };
+  };
+
+  it('draws every diagram type as an image of the card theme, dark in a dark theme and light in a light one', async () => {
+    const markdown = Object.values(diagramTypes).map(fence).join('\n\n');
+    const byTheme: Record<string, DiagramImage[]> = {};
+    for (const theme of ['darktech', 'minimal']) {
+      const { status, json } = await preview({ markdown, theme, scale: 2 });
+      assert.equal(status, 200, JSON.stringify(json));
+      const html: string = json.cards[0].html;
+      assert.doesNotMatch(html, /diagram-error/, `${theme}: every diagram is drawn`);
+      byTheme[theme] = diagramImages(html);
+      assert.equal(byTheme[theme].length, 7, `${theme}: one image per diagram`);
+    }
+    const kinds = ['flowchart', 'sequenceDiagram', 'classDiagram', 'stateDiagram-v2', 'pie', 'mindmap', 'timeline'];
+    for (const [index, kind] of kinds.entries()) {
+      const dark = byTheme.darktech![index]!;
+      const light = byTheme.minimal![index]!;
+      for (const image of [dark, light]) {
+        assert.match(image.alt, new RegExp(kind));
+        // Plausible size: within the card's content width (440 px card), and drawn at the card's 2× scale.
+        assert.ok(image.width >= 100 && image.width <= 440 && image.height >= 60, `${kind}: ${image.width}×${image.height} CSS px`);
+        assert.ok(Math.abs(image.png.width - 2 * image.width) <= 2, `${kind}: drawn at 2× (${image.png.width} px for ${image.width} CSS px)`);
+      }
+      const darkTones = tones(dark.png);
+      const lightTones = tones(light.png);
+      assert.ok(darkTones.drawn > 2000 && lightTones.drawn > 2000, `${kind}: not blank (${darkTones.drawn}, ${lightTones.drawn} drawn pixels)`);
+      // darktech: dark node fills with light text and lines; minimal: light fills with dark text.
+      assert.ok(darkTones.dark > lightTones.dark + 0.2, `${kind}: darker in the dark theme (${darkTones.dark.toFixed(2)} vs ${lightTones.dark.toFixed(2)} dark)`);
+      assert.ok(lightTones.light > darkTones.light + 0.2, `${kind}: lighter in the light theme (${lightTones.light.toFixed(2)} vs ${darkTones.light.toFixed(2)} light)`);
+      assert.ok(darkTones.light > 0.005, `${kind}: light text or lines in the dark theme`);
+    }
+  });
+
+  it('stores a card with the diagram drawn in it', async () => {
+    const { status, json } = await service.generate({ markdown: `# 流程\n\n${fence(diagramTypes.flowchart!)}`, theme: 'darktech' });
+    assert.equal(status, 200, JSON.stringify(json));
+    const card = decodePng((await download(json.images[0].url)).bytes);
+    const plain = await service.generate({ markdown: '# 流程', theme: 'darktech' });
+    const plainCard = decodePng((await download(plain.json.images[0].url)).bytes);
+    // The diagram's nodes, text and lines: many more pixels that differ from the card's dark ground.
+    const drawn = (png: DecodedPng) => tones(png).drawn * (1 - tones(png).dark);
+    assert.ok(drawn(card) > drawn(plainCard) + 20_000, `the diagram is drawn on the card (${Math.round(drawn(card))} vs ${Math.round(drawn(plainCard))} pixels not dark)`);
+  });
+
+  it('shows a diagram that does not parse as its source and the parser message, in a 200 answer', async () => {
+    const markdown = `Before\n\n${fence('flowchart TD\n  A -->')}\n\nAfter`;
+    const { status, json } = await preview({ markdown });
+    assert.equal(status, 200, JSON.stringify(json));
+    const html: string = json.cards[0].html;
+    assert.match(html, /<figure class="diagram-error"><figcaption[^>]*>This diagram could not be drawn: Parse error on line 3:/);
+    // The source is framed like any code block, after the message.
+    assert.match(html, /<figure class="diagram-error">.*<pre class="code-block[^"]*"[^>]*>.*flowchart.*<\/pre><\/figure>/s);
+    assert.match(html, /After/);
+    const generated = await service.generate({ markdown });
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    assert.equal(generated.json.images.length, 1);
+
+    // Over Mermaid's edge bound: the bound in the service's words, not Mermaid's advice to reconfigure it.
+    const edges = `flowchart LR\n${Array.from({ length: diagramLimits.maxEdges + 1 }, (_, i) => `  A${i % 20} --> B${i % 30}`).join('\n')}`;
+    const { json: tooManyEdges } = await preview({ markdown: fence(edges) });
+    assert.match(tooManyEdges.cards[0].html, /This diagram could not be drawn: The diagram has more than 500 edges; at most 500 are drawn\. Split it into smaller diagrams\./);
+  });
+
+  it('runs nothing and fetches nothing for a hostile diagram', async () => {
+    const origin = images.origin;
+    const hostile = [
+      // A directive that tries to loosen the security level, bring HTML labels back and widen the sanitizer.
+      `%%{init: {"securityLevel": "loose", "htmlLabels": true, "flowchart": {"htmlLabels": true}, "dompurifyConfig": {"ADD_TAGS": ["script", "iframe"], "ADD_ATTR": ["onerror"]}}}%%\nflowchart TD\n  A["<img src=${origin}/label.png onerror=fetch('${origin}/onerror')>"] --> B["<script>fetch('${origin}/script')</script>"]\n  B --> C["<iframe src=${origin}/frame></iframe>"]\n  click A call fetch("${origin}/click")\n  click B href "javascript:fetch('${origin}/href')"\n  click C "${origin}/link"`,
+      `flowchart LR\n  P@{ img: "${origin}/red.png", label: "picture", pos: "t", h: 60 } --> Q`,
+      `sequenceDiagram\n  participant A as <img src=${origin}/actor.png>\n  A->>A: <script>fetch('${origin}/message')</script>\n  link A: Home @ ${origin}/actor-link`,
+      `classDiagram\n  class Evil {\n    +run()\n  }\n  click Evil href "${origin}/class"`,
+    ];
+    const markdown = hostile.map(fence).join('\n\n');
+    const generated = await service.generate({ markdown, theme: 'minimal' });
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    const { json } = await preview({ markdown, theme: 'minimal' });
+    const html: string = json.cards[0].html;
+    assert.doesNotMatch(html, /<script|<iframe|onerror|javascript:|<svg/i, 'only images and text reach the card');
+    assert.ok(diagramImages(html).length >= 3, 'the diagrams are drawn, their hostile parts as text or not at all');
+    assert.deepEqual(images.hits, [], 'nothing reached the local server');
+    assert.equal(logLines.filter((line) => line.includes('the diagram page asked for')).length, 0, 'the diagram page asked for nothing outside its own files');
+  });
+
+  it('refuses too many diagrams and too long a diagram with their own 400 messages', async () => {
+    const many = Array.from({ length: diagramLimits.maxDiagramsPerDocument + 1 }, () => fence('pie\n  "a" : 1')).join('\n\n');
+    const tooMany = await service.generate({ markdown: many });
+    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.json.error, 'invalid_request');
+    assert.equal(tooMany.json.message, 'The document has 21 mermaid diagrams; at most 20 are drawn per request. Split the document into several requests.');
+
+    const long = `flowchart TD\n${Array.from({ length: 800 }, (_, i) => `  N${i} --> N${i + 1}`).join('\n')}`;
+    assert.ok(long.length > diagramLimits.maxSourceChars);
+    const tooLong = await service.generate({ markdown: `# Title\n\n${fence(long)}` });
+    assert.equal(tooLong.status, 400);
+    assert.equal(
+      tooLong.json.message,
+      `The mermaid diagram at line 3 is ${long.length.toLocaleString('en-US')} characters long; at most 10,000 are allowed per diagram. Split it into smaller diagrams.`,
+    );
+  });
+
+  it('scales a diagram taller than a card to fit one card with autoSplit', async () => {
+    const tall = `flowchart TD\n${Array.from({ length: 24 }, (_, i) => `  S${i}[Step ${i}] --> S${i + 1}[Step ${i + 1}]`).join('\n')}`;
+    const { json: drawn } = await preview({ markdown: fence(tall) });
+    const [image] = diagramImages(drawn.cards[0].html);
+    assert.ok(image && image.height > 3 * 586, `the diagram is taller than three cards (${image?.height} px)`);
+
+    const { status, json } = await service.generate({ markdown: `# Tall\n\n${fence(tall)}\n\nThe end.`, splitMode: 'autoSplit' });
+    assert.equal(status, 200, JSON.stringify(json));
+    // Cut instead of scaled, it would take at least four cards.
+    assert.ok(json.images.length <= 3, `${json.images.length} cards`);
+    for (const card of json.images) assert.deepEqual([card.width, card.height], [880, 1172]);
+  });
+});
+
+describe('the diagram page', () => {
+  let browser: Browser;
+  let images: LocalImageServer;
+  before(async () => {
+    [browser, images] = await Promise.all([launchBrowser(), startImageServer()]);
+  });
+  after(async () => Promise.all([browser.close(), images.close()]));
+
+  it('runs no script of a diagram and sends no request of it', async () => {
+    const { loadThemes } = await import('../src/cards/themes/registry.js');
+    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
+    const themes = loadThemes(undefined);
+    const refused: string[] = [];
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), (url) => refused.push(url));
+    try {
+      const page = browser.contexts().at(-1)!.pages()[0]!;
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => dialogs.push(dialog.message()));
+      // What a script of the diagram would call, if any ran.
+      await page.evaluate(() => {
+        (window as unknown as { ran: string[] }).ran = [];
+      });
+      const mark = (what: string) => `window.ran.push('${what}')`;
+      const hostile = [
+        `%%{init: {"securityLevel": "loose", "htmlLabels": true}}%%\nflowchart TD\n  A["<img src=x onerror=${mark('onerror')}>"] --> B["<script>${mark('script')}</script>"]\n  click A call ran.push("click")\n  click B href "javascript:${mark('href')}"`,
+        `sequenceDiagram\n  A->>B: <img src=x onerror=${mark('sequence')}>`,
+        `flowchart LR\n  P@{ img: "${images.origin}/red.png", label: "picture", pos: "t", h: 60 } --> Q`,
+      ];
+      const theme = themes.resolve('minimal', undefined).theme;
+      for (const source of hostile) {
+        const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, deviceScale: 1 });
+        // Clicking where the diagram is drawn must not run a callback either.
+        if (drawn.ok) await page.mouse.click(20, 20);
+      }
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { ran: string[] }).ran), []);
+      assert.deepEqual(dialogs, []);
+      assert.deepEqual(images.hits, []);
+      assert.equal(await page.evaluate(() => document.querySelectorAll('#diagram :is(script, foreignObject, image, a, iframe)').length), 0);
+    } finally {
+      await diagramPage.close();
+    }
+  });
+
+  it('stops a diagram at its time limit and draws it as its source and the reason', async () => {
+    const renderer = new Renderer({ shellHtml: '<!doctype html><html><head></head><body><div id="cards"></div></body></html>', concurrency: 1, queueMax: 4, log: pino({ level: 'silent' }), diagramTimeoutMs: 1 });
+    try {
+      const { loadThemes } = await import('../src/cards/themes/registry.js');
+      const theme = loadThemes(undefined).resolve('minimal', undefined).theme;
+      const drawn = await renderer.drawDiagram('flowchart TD\n  A --> B', { theme, cardWidth: 440, deviceScale: 1 }, AbortSignal.timeout(60_000));
+      assert.deepEqual(drawn, {
+        ok: false,
+        message: 'Mermaid took longer than 0.001 s to draw this diagram and was stopped. Simplify the diagram or split it into smaller ones.',
+        transient: true,
+      });
+    } finally {
+      await renderer.close();
+    }
+  });
+});
