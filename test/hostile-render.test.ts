@@ -128,6 +128,24 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     assert.ok(ms < 10_000, `answered after ${Math.round(ms)} ms`);
   });
 
+  it('a PDF is counted at its page size whatever the scale, and its bytes against the byte budget', async () => {
+    // The 12 cards refused above as images at scale 3 are 12 million pixels of vector pages.
+    const twelve = Array.from({ length: 12 }, (_, i) => `# Card ${i + 1}`).join('\n\n---\n\n');
+    const printed = await post(service.baseUrl, '/api/generate', { markdown: twelve, splitMode: 'hrSplit', width: 1000, height: 1000, scale: 3, format: 'pdf' }, { 'x-api-key': testApiKey });
+    assert.equal(printed.status, 200, JSON.stringify(printed.json));
+    assert.equal(printed.json.images.length, 1);
+    // 13 pages of 2,000 × 4,000 CSS px are over 100 million pixels even at scale 1.
+    const thirteen = Array.from({ length: 13 }, (_, i) => `# Page ${i + 1}`).join('\n\n---\n\n');
+    const large = await post(service.baseUrl, '/api/generate', { markdown: thirteen, splitMode: 'hrSplit', width: 2000, height: 4000, format: 'pdf' }, { 'x-api-key': testApiKey });
+    assert.equal(large.status, 400, JSON.stringify(large.json));
+    assert.equal(large.json.message.split('.')[0], 'The 13 cards would total 104 million device pixels at scale 1; the limit is 100 million per request');
+    // Two noise images that do not compress make a PDF over 1 MB.
+    const noisy = Array.from({ length: 2 }, (_, i) => `![noise ${i}](${images.origin}/noise.png)`).join('\n\n---\n\n');
+    const heavy = await post(service.baseUrl, '/api/generate', { markdown: noisy, splitMode: 'hrSplit', width: 600, height: 700, scale: 1, format: 'pdf' }, { 'x-api-key': testApiKey });
+    assert.equal(heavy.status, 400, JSON.stringify(heavy.json));
+    assert.match(heavy.json.message, /^The image is [\d.]+ MB; the limit is 1 MB per request\./);
+  });
+
   it('a card the browser takes too long to draw is cut off at CARD_RENDER_TIMEOUT_MS with a 400 naming heavy effects', async () => {
     const layers = Array.from({ length: 40 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
     const markdown = `<div style="height:3900px;background:${layers.join(',')};filter:blur(9px) saturate(3)">heavy</div>`;
@@ -291,6 +309,18 @@ describe('previews: render pages of their own, and a budget charged by what they
     // The next /64 has a budget of its own.
     const third = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(3, 'c') }, from('2001:db8:0:8::1'));
     assert.equal(third.status, 200, third.json.message);
+  });
+
+  it('a noSplit preview whose tables the browser fits is charged for that layout; one without tables is not', async () => {
+    const table = `| a | b |\n| - | - |\n| ${'wide '.repeat(40)} | 1 |`;
+    const answers = async (markdown: string, address: string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i++) statuses.push((await post(service.baseUrl, '/api/preview', { markdown, splitMode: 'noSplit' }, from(address))).status);
+      return statuses;
+    };
+    // 10 × (1 + 5) tokens overdraw a bucket of 50; 10 × 1 do not.
+    assert.ok((await answers(table, '203.0.113.20')).includes(429), 'ten table previews passed');
+    assert.deepEqual(await answers('# No table', '203.0.113.21'), Array(10).fill(200));
   });
 
   it('a split preview of large cards is charged by their pixels: the same preview again from that client waits', async () => {
