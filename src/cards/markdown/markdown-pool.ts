@@ -135,6 +135,11 @@ class MarkdownPool {
         })();
         return;
       }
+      if (requestFailure) {
+        // The request has its answer already: no browser work for it.
+        answer({ type: 'diagram', id: message.id, drawn: { ok: false, message: 'not drawn: the request was refused' } }, []);
+        return;
+      }
       void drawDiagram(options.diagrams, message, signal).then(
         ([diagram, transfer]) => answer(diagram, transfer),
         (error: unknown) => {
