@@ -209,6 +209,68 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('mirrors right-to-left quotes and lists in every theme: each is the mirror image of its left-to-right self', async () => {
+    const { html } = await renderMarkdown('> اقتباس عربي قصير يمتد على سطر.\n\n- عنصر أول\n- عنصر ثانٍ\n\n1. خطوة أولى\n2. خطوة ثانية');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<string[]>(`(() => {
+          const inner = document.querySelector('#cards .card-content-inner');
+          const px = (value) => parseFloat(value) || 0;
+          const blocks = [['quote', inner.querySelector('blockquote')]];
+          for (const list of inner.querySelectorAll('ul, ol')) blocks.push([list.tagName, list], [list.tagName + ' item', list.querySelector('li')]);
+          // What a block draws on each side: borders, indents, stripes and glows, gradients, and the
+          // boxes of its ::before and ::after, as seen from the left and from the right.
+          const sides = (el) => {
+            const s = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            const pseudos = ['::before', '::after'].map((pseudo) => {
+              const p = getComputedStyle(el, pseudo);
+              if (p.content === 'none' || p.content === 'normal' || p.position !== 'absolute') return null;
+              const width = px(p.width) + (p.boxSizing === 'border-box' ? 0 : px(p.paddingLeft) + px(p.paddingRight) + px(p.borderLeftWidth) + px(p.borderRightWidth));
+              return Math.round(px(p.left) + px(p.marginLeft) + width / 2);
+            });
+            return {
+              direction: s.direction,
+              width: Math.round(box.width),
+              left: [s.borderLeftWidth, s.paddingLeft, s.marginLeft].map(px),
+              right: [s.borderRightWidth, s.paddingRight, s.marginRight].map(px),
+              // Inset stripes and sideways glows (no vertical offset) belong to a side; drop shadows to the light.
+              shadows: s.boxShadow.split(/,(?![^(]*\\))/).map((shadow) => shadow.replace(/rgba?\\([^)]*\\)/, '').trim().split(/\\s+/))
+                .filter((parts) => parts.includes('inset') || px(parts[1]) === 0).map((parts) => px(parts[0])),
+              // Sideways gradients, but not those that read the same both ways (stops a palindrome).
+              angles: [...s.backgroundImage.matchAll(/linear-gradient\\((-?[\\d.]+)deg, ((?:[^()]|\\([^()]*\\))*)\\)/g)]
+                .filter((m) => { const stops = m[2].split(/,(?![^(]*\\))/).map((stop) => stop.trim()); return stops.join() !== [...stops].reverse().join(); })
+                .map((m) => px(m[1])),
+              across: [...s.backgroundImage.matchAll(/ at (-?[\\d.]+)%/g)].map((m) => px(m[1])),
+              pseudos,
+            };
+          };
+          const rtl = blocks.map(([, el]) => sides(el));
+          for (const el of inner.querySelectorAll('[dir]')) el.setAttribute('dir', 'ltr');
+          const ltr = blocks.map(([, el]) => sides(el));
+          const wrong = [];
+          blocks.forEach(([what], i) => {
+            const r = rtl[i], l = ltr[i];
+            const near = (a, b) => Math.abs(a - b) <= 2;
+            if (r.direction !== 'rtl') wrong.push(what + ': laid out ' + r.direction);
+            if (!r.left.every((v, k) => near(v, l.right[k])) || !r.right.every((v, k) => near(v, l.left[k]))) wrong.push(what + ': border, padding or margin not mirrored (left ' + r.left + ' right ' + r.right + ')');
+            if (!r.shadows.every((x, k) => near(x, -l.shadows[k]))) wrong.push(what + ': shadow not mirrored (' + r.shadows + ')');
+            if (!r.angles.every((a, k) => near((a + 360) % 360, (360 - l.angles[k]) % 360) || near(a, 180) || near(a, 0))) wrong.push(what + ': gradient not mirrored (' + r.angles + 'deg)');
+            if (!r.across.every((x, k) => near(x, 100 - l.across[k]))) wrong.push(what + ': radial gradient not mirrored (at ' + r.across + '%)');
+            r.pseudos.forEach((centre, k) => {
+              if (centre !== null && !near(centre, r.width - l.pseudos[k])) wrong.push(what + (k ? '::after' : '::before') + ': not mirrored (centre ' + centre + ' of ' + r.width + ' px, left to right ' + l.pseudos[k] + ' of ' + l.width + ')');
+            });
+          });
+          return wrong;
+        })()`);
+      });
+      for (const problem of found) problems.push(`${theme.id} ${problem}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('never slants or emboldens CJK text synthetically, and balances titles, in themes with italic quotes and titles', async () => {
     const markdown = '# 一个很长很长的标题用来测试平衡换行的效果如何呢\n\n正文里的*强调*。\n\n> 引用的中文段落，主题把引用设为斜体。';
     for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor', 'pop-art']) {
