@@ -109,6 +109,38 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws traditional Chinese titles of rounded and hand-drawn themes in the rounded face or the Kai face, never in a plain sans or serif', async () => {
+    // ZCOOL KuaiLe draws only GB 2312: a traditional title gives way to LXGW WenKai, written by hand too.
+    const markdown = '# 繁體中文標題：臺灣鬱金香\n\n## 龜與鬱的寫法\n\n### 學習筆記與觀察';
+    const handFaces = /^(ZCOOL KuaiLe|LXGW WenKai)/;
+    const problems: string[] = [];
+    let measured = 0;
+    for (const themeId of ['coil-notebook', 'pop-art', 'notebook', 'watercolor', 'fairytale']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        // The headings the theme letters in its rounded face (read with the traditional-Chinese mark lifted).
+        const handHeadings = await page.evaluate<string[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2, h3)')].filter((h) => {
+          const marked = h.closest('[data-han]');
+          const mark = marked?.getAttribute('data-han');
+          marked?.removeAttribute('data-han');
+          const rounded = /KuaiLe/.test(getComputedStyle(h).fontFamily);
+          marked?.setAttribute('data-han', mark);
+          return rounded;
+        }).map((h) => h.textContent)`);
+        return (await page.textFonts()).filter((run) => handHeadings.includes(run.text));
+      });
+      for (const run of runs) {
+        measured++;
+        const others = run.fonts.filter((font) => !handFaces.test(font.familyName));
+        if (others.length > 0) problems.push(`${themeId} ${run.text}: ${others.map((font) => font.familyName).join(', ')}`);
+      }
+    }
+    assert.ok(measured >= 5, `${measured} hand-drawn titles measured`);
+    assert.deepEqual(problems, []);
+  });
+
   it('draws the CJK Extension B characters of names with a face that has them, Japanese (JIS X 0213) and Hong Kong (HKSCS) alike', async () => {
     // Chromium reports a character no face has as drawn by the stack's first face (a tofu box);
     // so each character stands alone in a list item and the face named must claim it.
