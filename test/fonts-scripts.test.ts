@@ -109,6 +109,38 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws traditional Chinese titles of rounded and hand-drawn themes in the rounded face or the Kai face, never in a plain sans or serif', async () => {
+    // ZCOOL KuaiLe draws only GB 2312: a traditional title gives way to LXGW WenKai, written by hand too.
+    const markdown = '# 繁體中文標題：臺灣鬱金香\n\n## 龜與鬱的寫法\n\n### 學習筆記與觀察';
+    const handFaces = /^(ZCOOL KuaiLe|LXGW WenKai)/;
+    const problems: string[] = [];
+    let measured = 0;
+    for (const themeId of ['coil-notebook', 'pop-art', 'notebook', 'watercolor', 'fairytale']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        // The headings the theme letters in its rounded face (read with the traditional-Chinese mark lifted).
+        const handHeadings = await page.evaluate<string[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2, h3)')].filter((h) => {
+          const marked = h.closest('[data-han]');
+          const mark = marked?.getAttribute('data-han');
+          marked?.removeAttribute('data-han');
+          const rounded = /KuaiLe/.test(getComputedStyle(h).fontFamily);
+          marked?.setAttribute('data-han', mark);
+          return rounded;
+        }).map((h) => h.textContent)`);
+        return (await page.textFonts()).filter((run) => handHeadings.includes(run.text));
+      });
+      for (const run of runs) {
+        measured++;
+        const others = run.fonts.filter((font) => !handFaces.test(font.familyName));
+        if (others.length > 0) problems.push(`${themeId} ${run.text}: ${others.map((font) => font.familyName).join(', ')}`);
+      }
+    }
+    assert.ok(measured >= 5, `${measured} hand-drawn titles measured`);
+    assert.deepEqual(problems, []);
+  });
+
   it('draws the CJK Extension B characters of names with a face that has them, Japanese (JIS X 0213) and Hong Kong (HKSCS) alike', async () => {
     // Chromium reports a character no face has as drawn by the stack's first face (a tofu box);
     // so each character stands alone in a list item and the face named must claim it.
@@ -186,25 +218,91 @@ describe('every script is drawn by a bundled face', () => {
   it('mirrors right-to-left headings: label headings stand at the right, start borders on the right', async () => {
     const { html } = await renderMarkdown('# כותרת\n\n## כותרת שנייה\n\nטקסט.\n\n### כותרת שלישית\n\nטקסט.');
     const problems: string[] = [];
-    for (const themeId of ['meadow-dawn', 'notebook', 'social-purple', 'cyberpunk', 'brand-a', 'brand-b', 'traditional-chinese', 'nature']) {
-      const theme = service.app.cards.themes.get(themeId)!;
+    for (const theme of service.app.cards.themes.themes) {
+      const themeId = theme.id;
       const headings = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
         await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        return page.evaluate<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number }>>(`(() => {
+        return page.evaluate<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number; rightBorder: number }>>(`(() => {
           const inner = document.querySelector('#cards .card-content-inner');
           const box = inner.getBoundingClientRect();
           const cs = getComputedStyle(inner);
-          return [...inner.querySelectorAll('h2, h3')].map((h) => {
+          return [...inner.querySelectorAll('h1, h2, h3')].map((h) => {
             const r = h.getBoundingClientRect();
-            return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth) };
+            return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth), rightBorder: parseFloat(getComputedStyle(h).borderRightWidth) };
           });
         })()`);
       });
       for (const heading of headings) {
         const centred = Math.abs(heading.gapAtRight - heading.gapAtLeft) < 4;
         if (heading.gapAtRight > 10 && !centred) problems.push(`${themeId} ${heading.tag}: ${Math.round(heading.gapAtRight)} px short of the right edge`);
-        if (heading.leftBorder > 0) problems.push(`${themeId} ${heading.tag}: its start border is on the left`);
+        if (heading.leftBorder > heading.rightBorder) problems.push(`${themeId} ${heading.tag}: its start border is on the left`);
       }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('mirrors right-to-left quotes and lists in every theme: each is the mirror image of its left-to-right self', async () => {
+    const { html } = await renderMarkdown('# عنوان عربي\n\n> اقتباس عربي قصير يمتد على سطر.\n\n## عنوان فرعي\n\n- عنصر أول\n- عنصر ثانٍ\n\n### عنوان ثالث\n\n1. خطوة أولى\n2. خطوة ثانية');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<string[]>(`(() => {
+          const inner = document.querySelector('#cards .card-content-inner');
+          const px = (value) => parseFloat(value) || 0;
+          const blocks = [['quote', inner.querySelector('blockquote')]];
+          for (const list of inner.querySelectorAll('ul, ol')) blocks.push([list.tagName, list], [list.tagName + ' item', list.querySelector('li')]);
+          // Headings' marks and rules too; where a shrink-to-fit heading stands is the heading test's.
+          for (const heading of inner.querySelectorAll('h1, h2, h3')) blocks.push([heading.tagName, heading]);
+          // What a block draws on each side: borders, indents, stripes and glows, gradients, and the
+          // boxes of its ::before and ::after, as seen from the left and from the right.
+          const sides = (el) => {
+            const s = getComputedStyle(el);
+            const box = el.getBoundingClientRect();
+            const pseudos = ['::before', '::after'].map((pseudo) => {
+              const p = getComputedStyle(el, pseudo);
+              if (p.content === 'none' || p.content === 'normal' || p.position !== 'absolute') return null;
+              const width = px(p.width) + (p.boxSizing === 'border-box' ? 0 : px(p.paddingLeft) + px(p.paddingRight) + px(p.borderLeftWidth) + px(p.borderRightWidth));
+              return Math.round(px(p.left) + px(p.marginLeft) + width / 2);
+            });
+            return {
+              direction: s.direction,
+              width: Math.round(box.width),
+              left: [s.borderLeftWidth, s.paddingLeft, s.marginLeft].map(px),
+              right: [s.borderRightWidth, s.paddingRight, s.marginRight].map(px),
+              // Inset stripes and sideways glows (no vertical offset) belong to a side; drop shadows to the light.
+              shadows: s.boxShadow.split(/,(?![^(]*\\))/).map((shadow) => shadow.replace(/rgba?\\([^)]*\\)/, '').trim().split(/\\s+/))
+                .filter((parts) => parts.includes('inset') || px(parts[1]) === 0).map((parts) => px(parts[0])),
+              // Sideways gradients, but not those that read the same both ways (stops a palindrome).
+              angles: [...s.backgroundImage.matchAll(/linear-gradient\\((-?[\\d.]+)deg, ((?:[^()]|\\([^()]*\\))*)\\)/g)]
+                .filter((m) => { const stops = m[2].split(/,(?![^(]*\\))/).map((stop) => stop.trim()); return stops.join() !== [...stops].reverse().join(); })
+                .map((m) => px(m[1])),
+              across: [...s.backgroundImage.matchAll(/ at (-?[\\d.]+)%/g)].map((m) => px(m[1])),
+              pseudos,
+            };
+          };
+          const rtl = blocks.map(([, el]) => sides(el));
+          for (const el of inner.querySelectorAll('[dir]')) el.setAttribute('dir', 'ltr');
+          const ltr = blocks.map(([, el]) => sides(el));
+          const wrong = [];
+          blocks.forEach(([what], i) => {
+            const r = rtl[i], l = ltr[i];
+            const near = (a, b) => Math.abs(a - b) <= 2;
+            if (r.direction !== 'rtl') wrong.push(what + ': laid out ' + r.direction);
+            const sides = /^H/.test(what) ? 2 : 3;
+            if (!r.left.slice(0, sides).every((v, k) => near(v, l.right[k])) || !r.right.slice(0, sides).every((v, k) => near(v, l.left[k]))) wrong.push(what + ': border, padding or margin not mirrored (left ' + r.left + ' right ' + r.right + ')');
+            if (!r.shadows.every((x, k) => near(x, -l.shadows[k]))) wrong.push(what + ': shadow not mirrored (' + r.shadows + ')');
+            // A heading's two-colour gradient is a brand colour, not a side: only quotes and lists are held to it.
+            if (!/^H/.test(what) && !r.angles.every((a, k) => near((a + 360) % 360, (360 - l.angles[k]) % 360) || near(a, 180) || near(a, 0))) wrong.push(what + ': gradient not mirrored (' + r.angles + 'deg)');
+            if (!/^H/.test(what) && !r.across.every((x, k) => near(x, 100 - l.across[k]))) wrong.push(what + ': radial gradient not mirrored (at ' + r.across + '%)');
+            r.pseudos.forEach((centre, k) => {
+              if (centre !== null && !near(centre, r.width - l.pseudos[k])) wrong.push(what + (k ? '::after' : '::before') + ': not mirrored (centre ' + centre + ' of ' + r.width + ' px, left to right ' + l.pseudos[k] + ' of ' + l.width + ')');
+            });
+          });
+          return wrong;
+        })()`);
+      });
+      for (const problem of found) problems.push(`${theme.id} ${problem}`);
     }
     assert.deepEqual(problems, []);
   });
