@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { splitModes } from '../src/cards/request/schema.js';
-import { decodePng, differingFraction, download } from './helpers/images.js';
+import { countNear, decodePng, differingFraction, download } from './helpers/images.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 describe('whitespace-only Markdown', () => {
@@ -44,5 +44,12 @@ describe('whitespace-only Markdown', () => {
     assert.equal(await count(sections, 'hrSplit'), 2, 'hrSplit: a card for A and one for B, none for the empty sections between');
     const tail = '# A\n\nSome text.\n\n<div>\n\n</div>\n\n<p></p><br>\n\n<div><span></span></div>';
     assert.equal(await count(tail, 'autoSplit'), 1, 'autoSplit: empty HTML after the text adds no card');
+  });
+
+  it('draws an element with no text whose style paints a box (a coloured block is content)', async () => {
+    const { status, json } = await service.generate({ markdown: '<div style="height:200px;background:#e01010"></div>', theme: 'minimal', scale: 1 });
+    assert.equal(status, 200, JSON.stringify(json));
+    const png = decodePng((await download(json.images[0].url)).bytes);
+    assert.ok(countNear(png, [0xe0, 0x10, 0x10]) > png.width * 100, 'the red block is drawn, not the default heading');
   });
 });

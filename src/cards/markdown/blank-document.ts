@@ -10,9 +10,19 @@ const drawingTags = new Set(['img', 'svg', 'video', 'audio', 'picture', 'canvas'
 /** White space, and the zero-width characters that draw nothing either. */
 const blankText = /^[\s\u200b-\u200d\u2060\ufeff]*$/;
 
+/**
+ * An element with an inline style may paint a box of its own (a background, a border, a height) with
+ * no text in it: only the browser can tell, and pagination does (paginate/css.ts), so here it counts
+ * as drawing.
+ */
+const hasInlineStyle = (element: Element): boolean => {
+  const style = element.properties.style;
+  return typeof style === 'string' && style.trim() !== '';
+};
+
 function drawsSomething(node: Root | RootContent): boolean {
   if (node.type === 'text') return !blankText.test(node.value);
-  if (node.type === 'element' && drawingTags.has((node as Element).tagName)) return true;
+  if (node.type === 'element' && (drawingTags.has(node.tagName) || hasInlineStyle(node))) return true;
   return 'children' in node && node.children.some(drawsSomething);
 }
 
