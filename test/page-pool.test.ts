@@ -173,6 +173,35 @@ describe('page pool: admission', () => {
     assert.equal(pool.queueFull, false);
   });
 
+  it('counts a request that a page being opened will serve as served, not queued', async () => {
+    const { pool, factory } = makePool({ concurrency: 1, queueMax: 1 });
+    const gate = deferred();
+    factory.gate = gate.promise;
+    // The pool's one page is still opening (as a lane's first page is, just after start) when two
+    // requests come: the first will get that page, the second is the one queued; a third is refused.
+    const starting = pool.start();
+    const first = pool.run(never(), async () => 'first');
+    const second = pool.run(never(), async () => 'second');
+    assert.equal(pool.queueLength, 1);
+    await assert.rejects(pool.run(never(), async () => 'refused'), { name: 'CardError', kind: 'busy' });
+    gate.resolve();
+    await starting;
+    assert.deepEqual(await Promise.all([first, second]), ['first', 'second']);
+    assert.equal(factory.pages.length, 1);
+  });
+
+  it('opens a page for the requests that waited for one whose opening failed', async () => {
+    const { pool, factory } = makePool({ concurrency: 1, queueMax: 1 });
+    const gate = deferred();
+    factory.gate = gate.promise;
+    factory.openFailures.push(new Error('the first page did not open'));
+    const starting = pool.start();
+    const waiting = pool.run(deadline(2000), async (page) => page.id);
+    gate.resolve();
+    await assert.rejects(starting, /did not open/);
+    assert.equal(await waiting, 1);
+  });
+
   it('with a queue of zero, refuses as soon as every page is busy', async () => {
     const { pool } = makePool({ concurrency: 1, queueMax: 0 });
     const first = started();

@@ -69,7 +69,10 @@ export class PagePool<P extends PoolPage> {
   private readonly waiting: Array<Waiter<P>> = [];
   /** Pages open or being opened; never above `concurrency`. */
   private slots = 0;
-  /** Pages being opened for waiting requests. */
+  /**
+   * Pages being opened, for whatever reason (start, a spare, a waiting request): each is offered to
+   * the first waiting request when it opens, so that many waiting requests are not queued but served.
+   */
   private opening = 0;
   private busy = 0;
   private spareWarmUpTimer?: NodeJS.Timeout;
@@ -89,7 +92,13 @@ export class PagePool<P extends PoolPage> {
    * opening them right away would slow the first requests.
    */
   async start(): Promise<void> {
-    this.offer(await this.openPage());
+    try {
+      this.offer(await this.openPage());
+    } catch (error) {
+      // Requests that came meanwhile waited for this page; they get pages of their own.
+      this.pump();
+      throw error;
+    }
     this.quietSince = performance.now();
     this.spareWarmUpTimer = setInterval(() => this.warmSparePages(), spareWarmUpCheckMs);
     this.spareWarmUpTimer.unref();
@@ -116,16 +125,18 @@ export class PagePool<P extends PoolPage> {
       },
       (error) => {
         this.warmingSpare = false;
-        // Requests still open pages when they need them; retrying here would only repeat the error.
+        // Requests still open pages when they need them (those that came meanwhile, now); retrying
+        // the warm-up would only repeat the error.
         clearInterval(this.spareWarmUpTimer);
+        this.pump();
         if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a spare render page');
       },
     );
   }
 
-  /** Requests waiting for a page. */
+  /** Requests waiting in the queue: those a page being opened will not serve. */
   get queueLength(): number {
-    return this.waiting.length;
+    return Math.max(0, this.waiting.length - this.opening);
   }
 
   /** Renders running now. */
@@ -135,7 +146,7 @@ export class PagePool<P extends PoolPage> {
 
   /** True when a new request would be refused as busy because every page is busy and the queue is full. */
   get queueFull(): boolean {
-    return this.idle.length === 0 && this.slots >= this.options.concurrency && this.waiting.length >= this.options.queueMax;
+    return this.idle.length === 0 && this.slots >= this.options.concurrency && this.queueLength >= this.options.queueMax;
   }
 
   get isDraining(): boolean {
@@ -222,7 +233,7 @@ export class PagePool<P extends PoolPage> {
     const ready = isRetry ? undefined : this.takeIdle();
     if (ready) return Promise.resolve(ready);
     // A retry was admitted already; it is not refused for a queue that filled up meanwhile.
-    if (!isRetry && this.slots >= this.options.concurrency && this.waiting.length >= this.options.queueMax) {
+    if (!isRetry && this.slots >= this.options.concurrency && this.queueLength >= this.options.queueMax) {
       return Promise.reject(overloaded());
     }
     const granted = new Promise<P>((resolve, reject) => {
@@ -273,14 +284,9 @@ export class PagePool<P extends PoolPage> {
   /** Opens pages for waiting requests while there are free slots. */
   private pump(): void {
     while (!this.closed && this.waiting.length > this.opening && this.slots < this.options.concurrency) {
-      this.opening += 1;
       this.openPage().then(
-        (page) => {
-          this.opening -= 1;
-          this.offer(page);
-        },
+        (page) => this.offer(page),
         (error) => {
-          this.opening -= 1;
           // While closing, pages being opened fail because their browser is gone; that is expected.
           if (this.closed) return;
           this.options.log.error({ err: error }, 'could not open a render page');
@@ -327,11 +333,14 @@ export class PagePool<P extends PoolPage> {
 
   private async openPage(): Promise<P> {
     this.slots += 1;
+    this.opening += 1;
     try {
       return await this.factory.open();
     } catch (error) {
       this.slots -= 1;
       throw error;
+    } finally {
+      this.opening -= 1;
     }
   }
 
