@@ -7,10 +7,10 @@
 // shows what adding replicas gives on this machine; with fewer cores than replicas it cannot be 3.
 // Knobs: LOAD_SECONDS (default 15), LOAD_CONNECTIONS (default 6).
 import os from 'node:os';
-import autocannon from 'autocannon';
 import { killAll, startHaproxy, startRedis, startReplica, type Replica } from '../test/helpers/cluster.js';
 import { metric } from '../test/helpers/metrics.js';
 import { startS3rver } from '../test/helpers/s3rver.js';
+import { sendCardLoad } from './lib/card-load.js';
 import { treePssMb } from './lib/memory.js';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 15);
@@ -64,22 +64,7 @@ async function measure(count: number, env: Record<string, string>): Promise<Run>
         body: JSON.stringify({ markdown: '# warm-up' }),
       }).then((response) => response.arrayBuffer());
     }
-    let counter = 0;
-    const result = await autocannon({
-      url: `${balancer.url}/api/generate`,
-      method: 'POST',
-      connections,
-      duration: seconds,
-      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({ markdown: `# Card ${count}-${++counter}\n\nA short paragraph, 中文 and emoji 🚀, on card number ${counter}.` }),
-          }),
-        },
-      ],
-    });
+    const result = await sendCardLoad({ baseUrl: balancer.url, apiKey, connections, seconds, label: `${count}-` });
     // Requests autocannon gave up on at the end are still rendering and uploading: let them finish
     // before the replicas are stopped, so the store is not written to while it is closed.
     await idle(replicas);

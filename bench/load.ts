@@ -6,7 +6,7 @@
 // Knobs: LOAD_SECONDS (default 10), LOAD_CONNECTIONS (default 8), and any service variable
 // (RENDER_CONCURRENCY, QUEUE_MAX, ...) passed through to the service.
 import fs from 'node:fs';
-import autocannon from 'autocannon';
+import { sendCardLoad } from './lib/card-load.js';
 import { processTree } from './lib/memory.js';
 import { benchApiKey, startServiceProcess } from './lib/service-process.js';
 
@@ -55,22 +55,7 @@ async function main(): Promise<void> {
     await (await service.generate({ markdown: '# warm-up' })).arrayBuffer();
     const before = snapshot(service.pid);
 
-    let counter = 0;
-    const result = await autocannon({
-      url: `${service.baseUrl}/api/generate`,
-      method: 'POST',
-      connections,
-      duration: seconds,
-      headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey },
-      requests: [
-        {
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({ markdown: `# Card ${++counter}\n\nA short paragraph, 中文 and emoji 🚀, on card number ${counter}.` }),
-          }),
-        },
-      ],
-    });
+    const result = await sendCardLoad({ baseUrl: service.baseUrl, apiKey: benchApiKey, connections, seconds });
     const after = snapshot(service.pid);
 
     console.log(`\nLoad: ${connections} connections for ${seconds} s against POST /api/generate (a different small card each time)\n`);

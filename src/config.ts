@@ -65,36 +65,33 @@ export class ConfigError extends Error {
   }
 }
 
+type Env = Record<string, string | undefined>;
+
 /**
  * Every environment variable the configuration reads, for deployment files to be checked against
- * (test/deployment.test.ts also checks this list against what loadConfig reads).
+ * (test/deployment.test.ts). Found by letting loadConfig read an empty environment, which asks for
+ * every variable (S3_* too: with the default STORAGE=local it checks none of them is set), so the
+ * list cannot drift from what loadConfig reads.
  */
-export const configVariableNames: readonly string[] = [
-  'API_KEYS', 'API_KEYS_FILE', 'BODY_LIMIT_BYTES', 'BODY_TIMEOUT_MS', 'BROWSER_PROBE_INTERVAL_MS',
-  'BROWSER_RESTART_AFTER', 'CARDWRIGHT_API_KEY', 'CARDWRIGHT_OUTPUT_DIR', 'CARDWRIGHT_URL',
-  'CARD_RENDER_TIMEOUT_MS', 'CHROMIUM_PATH', 'DATA_DIR', 'HEADERS_TIMEOUT_MS', 'HOST', 'IDLE_TIMEOUT_MS',
-  'KEEP_ALIVE_TIMEOUT_MS', 'LOG_FORMAT', 'LOG_LEVEL', 'MARKDOWN_CPU_LIMIT_MS', 'MARKDOWN_THREADS',
-  'MAX_CONNECTIONS_PER_ADDRESS', 'MAX_REQUEST_MB', 'MAX_REQUEST_MEGAPIXELS', 'PORT', 'PREVIEW_BUDGET_BURST',
-  'PREVIEW_BUDGET_PER_SECOND', 'PREVIEW_IMAGE_CACHE_MB', 'PREVIEW_IMAGE_CACHE_TTL_SECONDS',
-  'PREVIEW_IMAGE_RETRY_SECONDS', 'PREVIEW_QUEUE_MAX', 'PREVIEW_RENDER_CONCURRENCY', 'PUBLIC_BASE_URL',
-  'QUEUE_MAX', 'RATE_LIMIT_PER_MINUTE', 'REDIS_URL', 'REMOTE_IMAGES', 'REMOTE_IMAGES_ALLOWLIST',
-  'RENDER_CACHE', 'RENDER_CACHE_MAX_ENTRIES', 'RENDER_CACHE_MAX_MB', 'RENDER_CACHE_TTL_SECONDS',
-  'RENDER_CONCURRENCY', 'REQUEST_TIMEOUT_MS', 'SHUTDOWN_GRACE_MS', 'STORAGE', 'THEMES_DIR',
-  'THUMBNAIL_TIMEOUT_MS', 'TRUST_PROXY',
-  ...s3VariableNames,
-];
-
-type Env = Record<string, string | undefined>;
+export function configVariableNames(): string[] {
+  const asked = new Set<string>();
+  const recorder = new Proxy<Env>({}, {
+    get(_empty, name) {
+      if (typeof name === 'string') asked.add(name);
+      return undefined;
+    },
+  });
+  loadConfig(recorder);
+  return [...asked].sort();
+}
 
 /** Reads and checks the environment. Throws ConfigError listing every problem found. */
 export function loadConfig(environment: Env = process.env, options: ConfigOptions = {}): Config {
   // Command-line options are checked exactly like the variables they stand in for.
-  const env: Env = { ...environment };
-  if (options.port !== undefined) env.PORT = String(options.port);
-  if (options.host !== undefined) env.HOST = options.host;
+  const overrides: Env = { PORT: options.port?.toString(), HOST: options.host };
   const problems: string[] = [];
   const text = (name: string): string | undefined => {
-    const value = env[name]?.trim();
+    const value = (overrides[name] ?? environment[name])?.trim();
     return value ? value : undefined;
   };
   const integer = (name: string, fallback: number, min: number, max: number): number => {

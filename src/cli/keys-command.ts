@@ -4,6 +4,7 @@
 // for every replica sharing that Redis (src/shared-state/revoked-keys.ts).
 import { once } from 'node:events';
 import fs from 'node:fs';
+import { pino } from 'pino';
 import { createApiKey, defaultKeyFile, keyDigestHex } from '../http/api-keys.js';
 import { loadConfig, type Config } from '../config.js';
 import { parseCommandLine, UsageError } from './command-line.js';
@@ -57,8 +58,8 @@ function removeFromKeyFile(config: Config, digest: string): string | undefined {
 
 async function revokeInRedis(url: string, digest: string): Promise<void> {
   const [{ SharedRedis }, { revokeEverywhere }] = await Promise.all([import('../shared-state/redis.js'), import('../shared-state/revoked-keys.js')]);
-  const silent = { level: 'silent', fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, silent() {} };
-  const redis = new SharedRedis(url, silent);
+  // Quiet: a connection failure is reported once, below, in the command's own words.
+  const redis = new SharedRedis(url, pino({ level: 'silent' }));
   try {
     const connected = once(redis.client, 'ready').then(() => true);
     const gaveUp = new Promise<false>((resolve) => setTimeout(() => resolve(false), 5_000).unref());

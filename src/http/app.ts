@@ -82,7 +82,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const storage = createStorage(config);
   // What replicas share (REDIS_URL): rate limits, preview budgets, key revocations, the render cache's index.
   const redis = config.redisUrl ? await connectSharedState(config.redisUrl, server) : undefined;
-  const sharedCache = redis && config.renderCache ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
+  // Only a bucket is shared: with STORAGE=local an entry would name files on another replica's disk,
+  // which this replica would find missing and forget, undoing the other replica's entry.
+  const sharedCache =
+    redis && config.renderCache && config.storage === 's3' ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
   const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache });
   metrics.watchPool(cards.renderer);
   if (redis) metrics.watchSharedState(redis);
