@@ -6,9 +6,15 @@
 // interrupted (stacked filters drew for minutes, past sharp's own timeout). librsvg loads nothing
 // outside the file when it is given bytes without a base URL; an SVG that refers to anything
 // outside itself is refused before it is drawn all the same.
+//
+// A drawing process costs some 70 MB and, while it draws, a core: the service draws at most
+// svgLimits.concurrentDrawings at once, whatever the number of documents and images asking, and a
+// drawing whose request is cancelled (its deadline) is killed at once.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 
@@ -24,7 +30,11 @@ export const svgLimits = {
    * shape millions of times (librsvg stops only at 500,000, after some 20 s of drawing here).
    */
   maxDrawnElements: 50_000,
+  /** SVGs drawn at once in one service process (each in a process of its own): a core each, at most 4. */
+  concurrentDrawings: Math.max(1, Math.min(4, os.availableParallelism())),
 } as const;
+
+const drawing = pLimit(svgLimits.concurrentDrawings);
 
 /** Drawn at twice its own size, so it stays sharp on cards captured at scale 2. */
 const pixelsPerCssPx = 2;
@@ -35,12 +45,15 @@ const externalReference = /(?:\b(?:href|src)\s*=\s*["']?|url\(\s*["']?|@import\s
 const nestedSvg = /data:\s*image\/svg/i;
 
 /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
-export async function rasterizeIfSvg(image: FetchedImage): Promise<FetchedImage> {
-  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes) : image;
+export async function rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal): Promise<FetchedImage> {
+  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes, signal) : image;
 }
 
-/** Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels). */
-export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
+/**
+ * Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels); once
+ * `signal` aborts, a drawing waiting for its turn is not started and one under way is killed.
+ */
+export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal): Promise<FetchedImage> {
   if (svg.length > svgLimits.maxBytes) {
     throw new RemoteImageRefused(`the SVG image is ${svg.length.toLocaleString('en-US')} bytes; SVG images up to ${svgLimits.maxBytes.toLocaleString('en-US')} bytes are shown`);
   }
@@ -65,7 +78,7 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
   // librsvg's density is in dots per inch; an SVG's own px are at 72.
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
-  const png = await drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) });
+  const png = await drawing(() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
   const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
   return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
 }
@@ -73,21 +86,25 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
 // From source (tsx) this module is .ts and so is the process's script; from dist/ both are .js.
 const processScript = fileURLToPath(new URL(`./svg-raster-process${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
-/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds. */
-function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }): Promise<Buffer> {
+/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds or when `signal` aborts. */
+function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }, signal: AbortSignal | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     // The same loader flags as this process (tsx when running from source).
     const child = spawn(process.execPath, [...process.execArgv, processScript, JSON.stringify(options)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: svgLimits.timeoutSeconds * 1000,
       killSignal: 'SIGKILL',
+      signal,
     });
     const output: Buffer[] = [];
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     child.stdin.on('error', () => {});
-    child.once('error', (error) => reject(new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)));
+    child.once('error', (error) =>
+      reject(signal?.aborted ? signal.reason : new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)),
+    );
     child.once('close', (code, signal) => {
       if (code === 0) return resolve(Buffer.concat(output));
       const why = signal ? `it took longer than ${svgLimits.timeoutSeconds} s` : errors.trim().split('\n')[0] || `exit code ${code}`;
