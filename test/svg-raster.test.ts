@@ -45,7 +45,40 @@ describe('drawing SVG images in processes of their own', () => {
     assert.equal(drawingProcesses().length, 0, 'a drawing process outlived its request');
   });
 
+  const refusedFor = (pattern: RegExp) => (error: unknown) => {
+    assert.ok(error instanceof RemoteImageRefused, String(error));
+    assert.match(error.message, pattern);
+    return true;
+  };
+
   it('refuses an SVG over a bound with a RemoteImageRefused naming it', async () => {
-    await assert.rejects(rasterizeSvg(svgFile('<image href="http://127.0.0.1/x.png"/>')), (error) => error instanceof RemoteImageRefused && /refers to "http/.test(error.message));
+    await assert.rejects(rasterizeSvg(svgFile('<image href="http://127.0.0.1/x.png"/>')), refusedFor(/refers to "http/));
+  });
+
+  it('refuses an SVG inside the SVG, whether its data: URL says SVG, nothing or text', async () => {
+    const inner = Buffer.from(svgFile('<rect width="5" height="5"/>')).toString('base64');
+    for (const type of ['image/svg+xml', '', 'text/plain', ' image/svg+xml']) {
+      await assert.rejects(rasterizeSvg(svgFile(`<image href="data:${type};base64,${inner}" width="5" height="5"/>`)), refusedFor(/holds another SVG image/), type);
+    }
+    // A raster image inside is drawn.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const drawn = await rasterizeSvg(svgFile(`<image href="data:image/png;base64,${png}" width="5" height="5"/>`));
+    assert.equal(drawn.mimeType, 'image/png');
+  });
+
+  it('refuses an entity that holds elements, which the element count cannot see', async () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "&#60;rect width='1' height='1'/&#62;">]><svg xmlns="http://www.w3.org/2000/svg" width="5" height="5">&a;&a;&a;</svg>`;
+    await assert.rejects(rasterizeSvg(Buffer.from(bomb)), refusedFor(/entity holding elements/));
+  });
+
+  it('refuses elements nested deeper than svgLimits.maxDepth, written or through <use>, without overflowing the stack', async () => {
+    const nested = svgFile(`${'<g>'.repeat(svgLimits.maxDepth + 5)}<rect width="1" height="1"/>${'</g>'.repeat(svgLimits.maxDepth + 5)}`);
+    await assert.rejects(rasterizeSvg(nested), refusedFor(/more than 1,000 levels deep/));
+    // A chain of <use>, each pointing at the one before it: shallow as written, deep as drawn.
+    const chain = Array.from({ length: 1_500 }, (_, i) => (i === 0 ? '<rect id="u0" width="1" height="1"/>' : `<use id="u${i}" href="#u${i - 1}"/>`)).join('');
+    await assert.rejects(rasterizeSvg(svgFile(`<use href="#u1499"/><defs>${chain}</defs>`)), refusedFor(/levels deep/));
+    // Comments are not elements: a commented-out deep nest is drawn.
+    const commented = await rasterizeSvg(svgFile(`<!--${'<g>'.repeat(2000)}--><rect width="5" height="5"/>`));
+    assert.equal(commented.mimeType, 'image/png');
   });
 });
