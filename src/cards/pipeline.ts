@@ -103,7 +103,7 @@ async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefi
   if (parts.remoteImages) await beforeImageFetch?.();
   try {
     if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
-    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal))) }, failures };
+    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal)) }, failures };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     failures.push({ src: avatar, reason: error instanceof Error ? error.message : String(error) });

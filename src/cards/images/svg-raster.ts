@@ -6,9 +6,15 @@
 // interrupted (stacked filters drew for minutes, past sharp's own timeout). librsvg loads nothing
 // outside the file when it is given bytes without a base URL; an SVG that refers to anything
 // outside itself is refused before it is drawn all the same.
+//
+// A drawing process costs some 70 MB and, while it draws, a core: the service draws at most
+// svgLimits.concurrentDrawings at once, whatever the number of documents and images asking, and a
+// drawing whose request is cancelled (its deadline) is killed at once.
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 
@@ -24,32 +30,64 @@ export const svgLimits = {
    * shape millions of times (librsvg stops only at 500,000, after some 20 s of drawing here).
    */
   maxDrawnElements: 50_000,
+  /**
+   * Deepest chain of elements and the elements each <use> repeats, counted from the root: librsvg's
+   * XML parser stops at 256 nested elements, and a chain of <use> as long as the file drew for
+   * seconds (and overflowed the count's stack here).
+   */
+  maxDepth: 1000,
+  /** SVGs drawn at once in one service process (each in a process of its own): a core each, at most 4. */
+  concurrentDrawings: Math.max(1, Math.min(4, os.availableParallelism())),
 } as const;
+
+const drawing = pLimit(svgLimits.concurrentDrawings);
 
 /** Drawn at twice its own size, so it stays sharp on cards captured at scale 2. */
 const pixelsPerCssPx = 2;
 
-/** href / xlink:href / src / url() / @import that point anywhere but inside the file or at a data: URL. */
-const externalReference = /(?:\b(?:href|src)\s*=\s*["']?|url\(\s*["']?|@import\s+["']?)\s*(?!#|data:)([^"'\s)>]+)/i;
+/** Where an SVG names something to load: href / xlink:href / src / url() / @import. */
+const reference = String.raw`(?:\b(?:href|src)\s*=\s*["']?|url\(\s*["']?|@import\s+["']?)\s*`;
 
-const nestedSvg = /data:\s*image\/svg/i;
+/** A reference to anything but an element of the file or a data: URL. */
+const externalReference = new RegExp(`${reference}(?!#|data:)([^"'\\s)>]+)`, 'i');
+
+/**
+ * A data: URL that is not declared a raster image: librsvg draws one declared SVG, or declared
+ * nothing (it sniffs the bytes), as an SVG inside the SVG, out of reach of the count below.
+ */
+const nonRasterDataUrl = new RegExp(`${reference}data:(?!\\s*image/(?:png|jpe?g|gif|webp)\\s*[;,])`, 'i');
+
+/**
+ * An entity declared to hold markup (written, or as a character reference): each use of it adds
+ * elements the count below never sees, a <use> bomb the scan reads as text.
+ */
+const markupEntity = /<!ENTITY\s[^>"']*(?:"[^"]*(?:<|&#0*60;|&#x0*3c;)[^"]*"|'[^']*(?:<|&#0*60;|&#x0*3c;)[^']*')/i;
+
+/** Comments and CDATA sections: text to the parser, so no elements for the count below. */
+const notMarkup = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g;
 
 /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
-export async function rasterizeIfSvg(image: FetchedImage): Promise<FetchedImage> {
-  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes) : image;
+export async function rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal): Promise<FetchedImage> {
+  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes, signal) : image;
 }
 
-/** Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels). */
-export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
+/**
+ * Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels); once
+ * `signal` aborts, a drawing waiting for its turn is not started and one under way is killed.
+ */
+export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal): Promise<FetchedImage> {
   if (svg.length > svgLimits.maxBytes) {
     throw new RemoteImageRefused(`the SVG image is ${svg.length.toLocaleString('en-US')} bytes; SVG images up to ${svgLimits.maxBytes.toLocaleString('en-US')} bytes are shown`);
   }
   const text = svg.toString('utf8');
-  const reference = externalReference.exec(text);
-  if (reference) throw new RemoteImageRefused(`the SVG image refers to "${reference[1]!.slice(0, 80)}"; SVG images may not load anything`);
+  const outside = externalReference.exec(text);
+  if (outside) throw new RemoteImageRefused(`the SVG image refers to "${outside[1]!.slice(0, 80)}"; SVG images may not load anything`);
   // An SVG inside the SVG (a data: URL of <image>) would be drawn without the count below.
-  if (nestedSvg.test(text)) throw new RemoteImageRefused('the SVG image holds another SVG image; SVG images inside SVG images are not drawn');
-  const drawn = drawnElements(text, svgLimits.maxDrawnElements);
+  if (nonRasterDataUrl.test(text)) {
+    throw new RemoteImageRefused('the SVG image holds another SVG image (a data: URL not declared PNG, JPEG, GIF or WebP); SVG images inside SVG images are not drawn');
+  }
+  if (markupEntity.test(text)) throw new RemoteImageRefused('the SVG image declares an entity holding elements; such SVG images are not drawn');
+  const drawn = drawnElements(text.replace(notMarkup, ''), svgLimits.maxDrawnElements);
   if (drawn > svgLimits.maxDrawnElements) {
     throw new RemoteImageRefused(`the SVG image draws more than ${svgLimits.maxDrawnElements.toLocaleString('en-US')} elements (counting what <use> repeats)`);
   }
@@ -65,7 +103,7 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
   // librsvg's density is in dots per inch; an SVG's own px are at 72.
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
-  const png = await drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) });
+  const png = await drawing(() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
   const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
   return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
 }
@@ -73,21 +111,25 @@ export async function rasterizeSvg(svg: Buffer): Promise<FetchedImage> {
 // From source (tsx) this module is .ts and so is the process's script; from dist/ both are .js.
 const processScript = fileURLToPath(new URL(`./svg-raster-process${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
-/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds. */
-function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }): Promise<Buffer> {
+/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds or when `signal` aborts. */
+function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }, signal: AbortSignal | undefined): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
     // The same loader flags as this process (tsx when running from source).
     const child = spawn(process.execPath, [...process.execArgv, processScript, JSON.stringify(options)], {
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: svgLimits.timeoutSeconds * 1000,
       killSignal: 'SIGKILL',
+      signal,
     });
     const output: Buffer[] = [];
     let errors = '';
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
     child.stdin.on('error', () => {});
-    child.once('error', (error) => reject(new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)));
+    child.once('error', (error) =>
+      reject(signal?.aborted ? signal.reason : new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)),
+    );
     child.once('close', (code, signal) => {
       if (code === 0) return resolve(Buffer.concat(output));
       const why = signal ? `it took longer than ${svgLimits.timeoutSeconds} s` : errors.trim().split('\n')[0] || `exit code ${code}`;
@@ -96,6 +138,9 @@ function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPix
     child.stdin.end(svg);
   });
 }
+
+const tooDeep = () =>
+  new RemoteImageRefused(`the SVG image nests elements (counting what each <use> repeats) more than ${svgLimits.maxDepth.toLocaleString('en-US')} levels deep`);
 
 interface SvgElement {
   children: SvgElement[];
@@ -134,28 +179,30 @@ function drawnElements(text: string, limit: number): number {
     if (!selfClosing) {
       open.push(element);
       names.push(name!);
+      if (open.length > svgLimits.maxDepth) throw tooDeep();
     }
   }
   const counted = new Map<SvgElement, number>();
   const counting = new Set<SvgElement>();
-  const count = (element: SvgElement): number => {
+  const count = (element: SvgElement, depth: number): number => {
     const known = counted.get(element);
     if (known !== undefined) return known;
     // A <use> that ends up repeating itself: librsvg refuses it; counted as over the limit.
     if (counting.has(element)) return limit + 1;
+    if (depth > svgLimits.maxDepth) throw tooDeep();
     counting.add(element);
     let total = 1;
     for (const child of element.children) {
-      total += count(child);
+      total += count(child, depth + 1);
       if (total > limit) break;
     }
     const target = element.uses === undefined ? undefined : byId.get(element.uses);
-    if (target && total <= limit) total += count(target);
+    if (target && total <= limit) total += count(target, depth + 1);
     counting.delete(element);
     counted.set(element, Math.min(total, limit + 1));
     return Math.min(total, limit + 1);
   };
   // The root is not an element of the file; a capped count stays over the limit.
-  const total = count(root);
+  const total = count(root, 0);
   return total > limit ? total : total - 1;
 }

@@ -225,10 +225,10 @@ async function answerImage(
     let image: FetchedImage;
     if (request.src.startsWith('data:')) {
       // The worker found an SVG in it (inline-remote-images.ts).
-      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0));
+      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0), signal);
     } else {
       if (!source) throw new Error('remote images are not fetched here');
-      image = await rasterizeIfSvg(await source.fetch(request.src, signal));
+      image = await rasterizeIfSvg(await source.fetch(request.src, signal), signal);
     }
     // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
     const bytes = new Uint8Array(image.bytes);

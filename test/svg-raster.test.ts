@@ -1,0 +1,84 @@
+// SVG images drawn as PNG by the server (src/cards/images/svg-raster.ts), without a browser or a
+// service: the drawing processes are bounded in number and die with their request, and what the
+// checks before drawing refuse is refused with its reason, never with a crash.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RemoteImageRefused } from '../src/cards/images/remote-image-fetcher.js';
+import { rasterizeSvg, svgLimits } from '../src/cards/images/svg-raster.js';
+import { listProcesses } from './helpers/processes.js';
+
+const svgFile = (body: string, size = 50) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">${body}</svg>`);
+
+/** Stacked filters: librsvg draws this for minutes. */
+const slowSvg = () => svgFile(`<filter id="f">${'<feGaussianBlur stdDeviation="300"/><feMorphology radius="100"/>'.repeat(200)}</filter><rect width="2000" height="2000" filter="url(#f)"/>`, 2000);
+
+/** This test process's live drawing processes. */
+const drawingProcesses = () => listProcesses().filter((p) => p.ppid === process.pid && p.cmdline.includes('svg-raster-process') && p.state !== 'Z');
+
+describe('drawing SVG images in processes of their own', () => {
+  it('draws a plain SVG as a PNG at twice its size', async () => {
+    const image = await rasterizeSvg(svgFile('<rect width="50" height="50" fill="red"/>'));
+    assert.equal(image.mimeType, 'image/png');
+    assert.deepEqual([image.width, image.height, image.cssWidth], [100, 100, 50]);
+  });
+
+  it('runs at most svgLimits.concurrentDrawings drawings at once, and kills them when their request is cancelled', async () => {
+    const request = new AbortController();
+    const drawings = Array.from({ length: svgLimits.concurrentDrawings + 2 }, () => rasterizeSvg(slowSvg(), request.signal));
+    const settled = Promise.allSettled(drawings);
+    // Every drawing that may run has started (a process starts in well under 2 s).
+    let most = 0;
+    for (let waited = 0; waited < 2500; waited += 250) {
+      most = Math.max(most, drawingProcesses().length);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    assert.ok(most >= 1 && most <= svgLimits.concurrentDrawings, `${most} drawing processes at once; the bound is ${svgLimits.concurrentDrawings}`);
+    const cancelledAt = performance.now();
+    request.abort(new Error('the deadline passed'));
+    const outcomes = await settled;
+    assert.ok(performance.now() - cancelledAt < 1000, 'the drawings did not stop when their request was cancelled');
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'rejected');
+      assert.equal((outcome.reason as Error).message, 'the deadline passed');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(drawingProcesses().length, 0, 'a drawing process outlived its request');
+  });
+
+  const refusedFor = (pattern: RegExp) => (error: unknown) => {
+    assert.ok(error instanceof RemoteImageRefused, String(error));
+    assert.match(error.message, pattern);
+    return true;
+  };
+
+  it('refuses an SVG over a bound with a RemoteImageRefused naming it', async () => {
+    await assert.rejects(rasterizeSvg(svgFile('<image href="http://127.0.0.1/x.png"/>')), refusedFor(/refers to "http/));
+  });
+
+  it('refuses an SVG inside the SVG, whether its data: URL says SVG, nothing or text', async () => {
+    const inner = Buffer.from(svgFile('<rect width="5" height="5"/>')).toString('base64');
+    for (const type of ['image/svg+xml', '', 'text/plain', ' image/svg+xml']) {
+      await assert.rejects(rasterizeSvg(svgFile(`<image href="data:${type};base64,${inner}" width="5" height="5"/>`)), refusedFor(/holds another SVG image/), type);
+    }
+    // A raster image inside is drawn.
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const drawn = await rasterizeSvg(svgFile(`<image href="data:image/png;base64,${png}" width="5" height="5"/>`));
+    assert.equal(drawn.mimeType, 'image/png');
+  });
+
+  it('refuses an entity that holds elements, which the element count cannot see', async () => {
+    const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "&#60;rect width='1' height='1'/&#62;">]><svg xmlns="http://www.w3.org/2000/svg" width="5" height="5">&a;&a;&a;</svg>`;
+    await assert.rejects(rasterizeSvg(Buffer.from(bomb)), refusedFor(/entity holding elements/));
+  });
+
+  it('refuses elements nested deeper than svgLimits.maxDepth, written or through <use>, without overflowing the stack', async () => {
+    const nested = svgFile(`${'<g>'.repeat(svgLimits.maxDepth + 5)}<rect width="1" height="1"/>${'</g>'.repeat(svgLimits.maxDepth + 5)}`);
+    await assert.rejects(rasterizeSvg(nested), refusedFor(/more than 1,000 levels deep/));
+    // A chain of <use>, each pointing at the one before it: shallow as written, deep as drawn.
+    const chain = Array.from({ length: 1_500 }, (_, i) => (i === 0 ? '<rect id="u0" width="1" height="1"/>' : `<use id="u${i}" href="#u${i - 1}"/>`)).join('');
+    await assert.rejects(rasterizeSvg(svgFile(`<use href="#u1499"/><defs>${chain}</defs>`)), refusedFor(/levels deep/));
+    // Comments are not elements: a commented-out deep nest is drawn.
+    const commented = await rasterizeSvg(svgFile(`<!--${'<g>'.repeat(2000)}--><rect width="5" height="5"/>`));
+    assert.equal(commented.mimeType, 'image/png');
+  });
+});
