@@ -92,6 +92,7 @@ export async function prepareContent(
       diagrams,
       signal,
       beforeImageFetch,
+      lane,
     }),
     withAvatar(parts, request.creator, signal, beforeImageFetch),
   ]);
