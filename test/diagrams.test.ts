@@ -178,6 +178,31 @@ describe('mermaid diagrams', () => {
     );
   });
 
+  it("draws generate's diagrams at once while previews with slow diagrams fill the previews' lane", async () => {
+    // Each takes Mermaid seconds; a comment makes each one new to the diagram cache.
+    const slow = (n: number) => `%% ${n}\nflowchart LR\n${Array.from({ length: 490 }, (_, i) => `  A${i % 40} --> B${(i * 7) % 45}`).join('\n')}`;
+    const answeredAt: number[] = [];
+    const previews = Array.from({ length: 6 }, (_, n) =>
+      preview({ markdown: fence(slow(n)), theme: 'minimal' }).then((answer) => {
+        if (answer.status === 200) answeredAt.push(performance.now());
+        return answer;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const generated = await service.generate({ markdown: fence(`flowchart LR\n  Lane --> Own${Date.now()}`), theme: 'minimal', splitMode: 'noSplit' });
+    const generatedAt = performance.now();
+    assert.equal(generated.status, 200, JSON.stringify(generated.json));
+    const previewAnswers = await Promise.all(previews);
+    const statuses = previewAnswers.map((answer) => answer.status);
+    assert.ok(statuses.every((status) => status === 200 || status === 503), `previews answered ${statuses}`);
+    assert.ok(previewAnswers.some((answer) => answer.status === 200 && diagramImages(answer.json.cards[0].html).length === 1), 'the previews drew their diagrams');
+    // Had generate's diagram waited behind the previews' diagrams (sent just before it), every
+    // preview drawn would have been answered before it; it went first, on a page of its own lane.
+    const answeredLater = answeredAt.filter((at) => at > generatedAt).length;
+
+    assert.ok(answeredLater >= Math.max(3, answeredAt.length - 1), `${answeredLater} of ${answeredAt.length} drawn previews were answered after generate; previews answered ${statuses}`);
+  });
+
   it('scales a diagram taller than a card to fit one card with autoSplit', async () => {
     const tall = `flowchart TD\n${Array.from({ length: 24 }, (_, i) => `  S${i}[Step ${i}] --> S${i + 1}[Step ${i + 1}]`).join('\n')}`;
     const { json: drawn } = await preview({ markdown: fence(tall) });

@@ -130,7 +130,12 @@ export function createCards(options: CardsOptions): Cards {
     observer: options.observer,
   });
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
-  const markdownPool = openMarkdownPool({ threads: settings.markdownThreads, cpuLimitMs: settings.markdownCpuLimitMs, queueMax: settings.queueMax });
+  const markdownPool = openMarkdownPool({
+    threads: settings.markdownThreads,
+    cpuLimitMs: settings.markdownCpuLimitMs,
+    queueMax: settings.queueMax,
+    previewQueueMax: settings.previewQueueMax,
+  });
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
   const parts: PipelineParts = { renderer, themes, log, remoteImages, renderLimits: settings.renderLimits };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.

@@ -8,7 +8,7 @@ import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
 import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
-import type { Renderer } from './render/renderer.js';
+import type { Renderer, RenderLane } from './render/renderer.js';
 import { markdownContent } from './request/front-matter.js';
 import type { CardRequest, CreatorOptions } from './request/schema.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
@@ -54,13 +54,19 @@ export interface PreparedContent extends ThemeChoice {
   creator?: CreatorOptions;
 }
 
+export interface PrepareOptions {
+  /** The renderer's lane the diagrams are drawn in: the previews draw in their own (see Renderer). */
+  lane?: RenderLane;
+  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch), the avatar too. */
+  beforeImageFetch?: () => void | Promise<void>;
+}
+
 /** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
 export async function prepareContent(
   parts: PipelineParts,
   request: CardRequest,
   signal: AbortSignal,
-  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch), the avatar too. */
-  beforeImageFetch?: () => void | Promise<void>,
+  { lane = 'requests', beforeImageFetch }: PrepareOptions = {},
 ): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
   // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
@@ -68,7 +74,7 @@ export async function prepareContent(
   let diagramsComplete = true;
   const diagrams = {
     async draw(source: string) {
-      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal);
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal, lane);
       if (!drawn.ok && drawn.transient) {
         diagramsComplete = false;
         parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');
@@ -86,6 +92,7 @@ export async function prepareContent(
       diagrams,
       signal,
       beforeImageFetch,
+      lane,
     }),
     withAvatar(parts, request.creator, signal, beforeImageFetch),
   ]);

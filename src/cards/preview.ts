@@ -66,7 +66,10 @@ const unwrapRefusal = (error: unknown): never => {
 };
 
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
-  const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal, meter && (() => meter.remoteImage()));
+  const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal, {
+    lane: 'previews',
+    beforeImageFetch: meter && (() => meter.remoteImage()),
+  });
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   const single = request.splitMode === 'noSplit' || request.weChatMode;

@@ -1,22 +1,24 @@
-// The diagram pages (diagram-page.ts) of the serving browser, handed out by a page pool of their
+// The diagram pages (diagram-page.ts) of the serving browser, handed out by page pools of their
 // own (render/page-pool.ts: admission, queue, retries), separate from the render pages: a diagram
-// never waits behind a card capture, and a card page never runs Mermaid. Pages are opened on first
-// use, since most documents have no diagram. Each diagram has its own time limit; a diagram that
+// never waits behind a card capture, and a card page never runs Mermaid. Like the render pages
+// they come in two lanes (see render/renderer.ts): the previews' diagrams (no key needed) wait for
+// their own pages, never for those of the requests. Pages are opened on first use, since most
+// documents have no diagram. Each diagram has its own time limit; a diagram that
 // takes longer has its page closed (which stops Mermaid) and is drawn as its source and the reason.
 import { LRUCache } from 'lru-cache';
 import { CardError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { BrowserFleet, FleetPage } from '../render/browser-fleet.js';
 import { PagePool } from '../render/page-pool.js';
+import type { RenderLane } from '../render/renderer.js';
 import { diagramLimits } from './diagram-limits.js';
 import { DiagramPage, type DiagramStyle, type DrawnDiagram } from './diagram-page.js';
 
 export interface DiagramPagesOptions {
   fleet: BrowserFleet;
   shellHtml: string;
-  /** Diagram pages open at most; diagrams of more requests wait for one. */
-  concurrency: number;
-  queueMax: number;
+  /** Diagram pages open at most, and diagrams that may wait for one, in each lane. */
+  lanes: Record<RenderLane, { concurrency: number; queueMax: number }>;
   log: Logger;
   /** How long one diagram may take once it has a page (default diagramLimits.renderTimeoutMs). */
   renderTimeoutMs?: number;
@@ -26,33 +28,30 @@ export interface DiagramPagesOptions {
 const cacheOptions = { max: 200, maxSize: 32 * 1024 * 1024 };
 
 export class DiagramPages {
-  private readonly pool: PagePool<FleetPage<DiagramPage>>;
+  private readonly pools: Record<RenderLane, PagePool<FleetPage<DiagramPage>>>;
   private readonly drawn = new LRUCache<string, DrawnDiagram>({
     ...cacheOptions,
     sizeCalculation: (diagram) => (diagram.ok ? diagram.png.byteLength : diagram.message.length) + 100,
   });
 
   constructor(private readonly options: DiagramPagesOptions) {
-    const { fleet, shellHtml, log } = options;
+    const { fleet, shellHtml, log, lanes } = options;
     const refused = (url: string) => log.warn({ url: url.slice(0, 200) }, 'the diagram page asked for something that is not one of its own files; refused');
-    this.pool = new PagePool({
-      factory: {
-        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shellHtml, refused)),
-        usable: (page) => fleet.usable(page),
-        rendered: (page) => fleet.rendered(page),
-      },
-      concurrency: options.concurrency,
-      queueMax: options.queueMax,
-      log,
-    });
+    const factory = {
+      open: () => fleet.openWith((browser) => DiagramPage.open(browser, shellHtml, refused)),
+      usable: (page: FleetPage<DiagramPage>) => fleet.usable(page),
+      rendered: (page: FleetPage<DiagramPage>) => fleet.rendered(page),
+    };
+    const pool = (lane: RenderLane) => new PagePool({ factory, ...lanes[lane], log });
+    this.pools = { requests: pool('requests'), previews: pool('previews') };
   }
 
   /**
-   * Draws one diagram for a card of `style`, within the request's `signal`. A diagram Mermaid
+   * Draws one diagram for a card of `style` on a page of `lane`, within the request's `signal`. A diagram Mermaid
    * cannot read, or that is too slow or too large, is an answer with the reason, not an exception;
    * only the request's own end (its deadline, a full queue, a shutdown) is thrown.
    */
-  async draw(source: string, style: DiagramStyle, signal: AbortSignal): Promise<DrawnDiagram> {
+  async draw(source: string, style: DiagramStyle, signal: AbortSignal, lane: RenderLane): Promise<DrawnDiagram> {
     const key = JSON.stringify([source, style.theme.className, style.mode ?? '', style.cardWidth, style.deviceScale]);
     const known = this.drawn.get(key);
     if (known) return known;
@@ -60,7 +59,7 @@ export class DiagramPages {
     const timeLimit = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const drawn = await this.pool.run(AbortSignal.any([signal, timeLimit.signal]), (page) => {
+      const drawn = await this.pools[lane].run(AbortSignal.any([signal, timeLimit.signal]), (page) => {
         // The time limit runs from when the diagram has a page, not while it waits for one.
         timer = setTimeout(() => timeLimit.abort(new DOMException('diagram time limit', 'TimeoutError')), limitMs);
         return page.page.draw(source, style);
@@ -88,10 +87,11 @@ export class DiagramPages {
 
   /** Closes idle pages of a replaced browser and opens pages for waiting diagrams. */
   refresh(): void {
-    this.pool.refresh();
+    this.pools.requests.refresh();
+    this.pools.previews.refresh();
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all([this.pools.requests.close(), this.pools.previews.close()]);
   }
 }

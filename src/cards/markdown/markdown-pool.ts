@@ -9,6 +9,10 @@
 // the waits for remote images. A document over budget is stopped by terminating its worker
 // (piscina starts a fresh one) and answered with a 400 naming the stage it was in.
 //
+// A document keeps its worker while it waits for its images and diagrams, which may take seconds:
+// previews (no key needed) may hold at most all workers but one (and wait in a bounded queue of
+// their own for it), so a request with a key always finds a worker that previews cannot hold.
+//
 // Images and diagrams stay on the main thread: the worker asks for each one over the document's
 // MessagePort and gets the bytes fetched by the caller's ImageSource (or drawn by its
 // DiagramDrawer, in the browser) under the caller's deadline, so the HTML is exactly what
@@ -19,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
+import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { CardError } from '../errors.js';
 import type { FetchedImage, ImageSource } from '../images/remote-image-fetcher.js';
@@ -26,6 +31,7 @@ import { decodeDataUrl } from '../images/sniff-image.js';
 import { rasterizeIfSvg, rasterizeSvg } from '../images/svg-raster.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
+import type { RenderLane } from '../render/renderer.js';
 import type { DiagramDrawer } from './mermaid-diagrams.js';
 import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
@@ -36,6 +42,13 @@ export interface MarkdownPoolOptions {
   cpuLimitMs: number;
   /** Documents that may wait for a worker; beyond, 503 (QUEUE_MAX). */
   queueMax: number;
+  /** Previews' documents that may wait for one of the previews' workers; beyond, 503 (PREVIEW_QUEUE_MAX). */
+  previewQueueMax?: number;
+}
+
+/** What a document is rendered for: a request, or a preview, which may hold fewer workers (see above). */
+export interface MarkdownTaskOptions extends RenderMarkdownOptions {
+  lane?: RenderLane;
 }
 
 /** Heap of one worker; a document that needs more is stopped like one over its CPU budget. */
@@ -62,8 +75,11 @@ class MarkdownPool {
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
   /** Raised once the service is ready: workers then warm what loads on first use (WorkerSettings). */
   private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
+  /** Previews' documents in the workers at once: all workers but one. */
+  private readonly previewAdmission: ReturnType<typeof pLimit>;
 
   constructor(readonly options: MarkdownPoolOptions) {
+    this.previewAdmission = pLimit(Math.max(1, options.threads - 1));
     this.piscina = new Piscina({
       filename: workerFile,
       minThreads: options.threads,
@@ -79,7 +95,18 @@ class MarkdownPool {
     this.piscina.on('error', () => {});
   }
 
-  async render(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+  render(markdown: string, { lane = 'requests', ...options }: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
+    if (lane === 'requests') return this.renderInWorker(markdown, options);
+    options.signal?.throwIfAborted();
+    if (this.previewAdmission.pendingCount >= (this.options.previewQueueMax ?? 4)) {
+      return Promise.reject(new CardError('busy', 'Every Markdown worker open to previews is busy and their queue is full; retry in a moment.', { retryAfterSeconds: 1 }));
+    }
+    // A preview whose deadline passes while it waits is answered at once; its turn then ends at once.
+    const turn = this.previewAdmission(() => this.renderInWorker(markdown, options));
+    return options.signal ? untilAborted(turn, options.signal) : turn;
+  }
+
+  private async renderInWorker(markdown: string, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
     const { signal } = options;
     signal?.throwIfAborted();
     // Linear scans, here as well as in the worker: a document they refuse never waits for one.
@@ -178,14 +205,14 @@ class MarkdownPool {
     if (!signal) return done;
     // The caller stops waiting at once. A document still queued is taken off the queue; one already
     // running finishes (within its budget) so its worker is not thrown away for nothing.
-    return new Promise<RenderedMarkdown>((resolve, reject) => {
-      const onAbort = () => {
+    signal.addEventListener(
+      'abort',
+      () => {
         if (!started) kill.abort();
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      done.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+      },
+      { once: true },
+    );
+    return untilAborted(done, signal);
   }
 
   private failure(error: unknown, overBudget: boolean, stage: string): unknown {
@@ -214,6 +241,16 @@ class MarkdownPool {
   close(): Promise<void> {
     return this.piscina.destroy();
   }
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 async function answerImage(
@@ -357,8 +394,8 @@ export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Prom
   };
 }
 
-/** renderMarkdown, in a worker of the shared pool. Same options, same result. */
-export function renderMarkdownInWorker(markdown: string, options: RenderMarkdownOptions = {}): Promise<RenderedMarkdown> {
+/** renderMarkdown, in a worker of the shared pool. Same options (and the lane), same result. */
+export function renderMarkdownInWorker(markdown: string, options: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
   shared ??= { pool: new MarkdownPool(defaultMarkdownPoolOptions), users: 0 };
   return shared.pool.render(markdown, options);
 }

@@ -5,7 +5,7 @@
 // Previews have a lane of their own: a second, small pool of pages on the same browsers, with its
 // own queue. The preview needs no key, so whatever previews ask for, they wait for (or are refused
 // by) their own pages, never for the pages of POST /api/generate, which keeps every one of its own.
-// Mermaid diagrams are drawn in pages of their own too (diagrams/diagram-pages.ts).
+// Mermaid diagrams are drawn in pages of their own too, in the same two lanes (diagrams/diagram-pages.ts).
 import { DiagramPages } from '../diagrams/diagram-pages.js';
 import type { DiagramStyle, DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { Logger } from '../logger.js';
@@ -72,20 +72,23 @@ export class Renderer {
       log: options.log,
       observer,
     });
+    const previewLane = { concurrency: options.previewConcurrency ?? 1, queueMax: options.previewQueueMax ?? 4 };
     this.previewPool = new PagePool<FleetPage>({
       factory: this.fleet,
-      concurrency: options.previewConcurrency ?? 1,
-      queueMax: options.previewQueueMax ?? 4,
+      ...previewLane,
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
     });
-    // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts).
+    // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts),
+    // in lanes as large as the render pages' (at most two pages for the requests).
     this.diagrams = new DiagramPages({
       fleet: this.fleet,
       shellHtml: options.shellHtml,
-      concurrency: Math.min(2, options.concurrency),
-      queueMax: options.queueMax,
+      lanes: {
+        requests: { concurrency: Math.min(2, options.concurrency), queueMax: options.queueMax },
+        previews: previewLane,
+      },
       log: options.log,
       renderTimeoutMs: options.diagramTimeoutMs,
     });
@@ -108,11 +111,11 @@ export class Renderer {
   }
 
   /**
-   * Draws one Mermaid diagram as an image for a card of `style`, in a page of its own; a diagram
-   * that cannot be drawn is answered with the reason (see DiagramPages.draw).
+   * Draws one Mermaid diagram as an image for a card of `style`, in a page of its own in `lane`; a
+   * diagram that cannot be drawn is answered with the reason (see DiagramPages.draw).
    */
-  drawDiagram(source: string, style: DiagramStyle, signal: AbortSignal): Promise<DrawnDiagram> {
-    return this.diagrams.draw(source, style, signal);
+  drawDiagram(source: string, style: DiagramStyle, signal: AbortSignal, lane: RenderLane = 'requests'): Promise<DrawnDiagram> {
+    return this.diagrams.draw(source, style, signal, lane);
   }
 
   /** Requests waiting for a page, in both lanes. */
