@@ -3,7 +3,7 @@
 // in hostile-render.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CardError } from '../src/cards/errors.js';
+import type { CardError } from '../src/cards/errors.js';
 import { ByteBudget, checkPixels, withinStepTime, type RenderLimits } from '../src/cards/render/render-limits.js';
 
 const limits: RenderLimits = { maxPixels: 200_000_000, maxBytes: 64 * 1024 * 1024, stepTimeoutMs: 50 };

@@ -78,6 +78,7 @@ export const representativeSet: RepresentativeDocument[] = [
         'interface Card { title: string; body: string; tags: string[] }',
         'const cards: Card[] = await retry(() => fetch("/api/cards").then((r) => r.json()));',
         'for (const card of cards) {',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a line of the sample card's TypeScript, which uses a template literal
         '  console.log(`${card.title}: ${card.tags.join(", ")}`);',
         '}',
         'const total = cards.reduce((sum, card) => sum + card.body.length, 0);',

@@ -175,11 +175,11 @@ function openElementsAfter(html: string, open: number, reach: (depth: number) =>
 /** The full depth below an over-deep node, for the message (iterative as well). */
 function deepestFrom(start: unknown, startDepth: number): number {
   let deepest = startDepth;
-  const stack: { node: any; depth: number }[] = [{ node: start, depth: startDepth }];
+  const stack: { node: { children?: unknown }; depth: number }[] = [{ node: start as { children?: unknown }, depth: startDepth }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
     deepest = Math.max(deepest, depth);
-    if (Array.isArray(node.children)) for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+    if (Array.isArray(node.children)) for (const child of node.children as { children?: unknown }[]) stack.push({ node: child, depth: depth + 1 });
   }
   return deepest;
 }
