@@ -3,23 +3,8 @@
 import assert from 'node:assert/strict';
 import type { HealthReport } from './health-watch.js';
 
-/** POSTs JSON and answers status, parsed body and the time it took. */
-export async function post(baseUrl: string, route: string, body: unknown, headers: Record<string, string> = {}) {
-  const started = performance.now();
-  const response = await fetch(`${baseUrl}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = { unparsed: text };
-  }
-  return { status: response.status, json, ms: performance.now() - started };
-}
+/** POSTs JSON and answers status, parsed body, headers and the time it took. */
+export { postJson as post } from './post-json.js';
 
 /**
  * /health while an attack runs: it never fails, its median stays under 50 ms once there are enough

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../../src/http/app.js';
 import { loadConfig } from '../../src/config.js';
+import { postJson } from './post-json.js';
 
 export const testApiKey = 'test-key-0123456789abcdef';
 
@@ -63,19 +64,8 @@ export async function startService(env: Record<string, string> = {}, options: Se
     baseUrl,
     dataDir,
     async generate(body, headers = {}) {
-      const response = await fetch(`${baseUrl}/api/generate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': testApiKey, ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await response.text();
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = { unparsed: text };
-      }
-      return { status: response.status, json, headers: response.headers };
+      const { status, json, headers: answerHeaders } = await postJson(baseUrl, '/api/generate', body, { 'x-api-key': testApiKey, ...headers });
+      return { status, json, headers: answerHeaders };
     },
     async close() {
       await app.server.close();
