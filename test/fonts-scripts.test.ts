@@ -141,6 +141,40 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws every common traditional character (Big5 level 1) of a Kai, brush, rounded or typewriter title with the Kai face alone', async () => {
+    // LXGW WenKai's webfont subsets left out some 300 of these (歿 紂 閂 浹 鄴 鯽 …): in a Kai
+    // title they came from Noto Sans TC, a plain sans among brush strokes inside one word.
+    const decoder = new TextDecoder('big5');
+    let big5 = '';
+    for (let lead = 0xa4; lead <= 0xc6; lead++) {
+      for (let trail = 0x40; trail <= 0xfe; trail++) {
+        if ((trail > 0x7e && trail < 0xa1) || (lead === 0xc6 && trail >= 0xa1)) continue;
+        const character = decoder.decode(Uint8Array.of(lead, trail));
+        if (/^\p{Script=Han}$/u.test(character)) big5 += character;
+      }
+    }
+    assert.ok(big5.length > 5400, `${big5.length} characters`);
+    const { html } = await renderMarkdown(`# ${big5}\n\n## ${big5}`);
+    const problems: string[] = [];
+    let measured = 0;
+    for (const themeId of ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        // The headings whose stack leads (after a Latin display face) with the Kai face.
+        const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
+        return (await page.textFonts()).filter((run) => run.text === big5).filter((_, index) => kai[index]);
+      });
+      for (const run of runs) {
+        measured++;
+        const others = run.fonts.filter((font) => !font.familyName.startsWith('LXGW WenKai'));
+        if (others.length > 0) problems.push(`${themeId}: ${others.map((font) => `${font.familyName} (${font.glyphCount} glyphs)`).join(', ')}`);
+      }
+    }
+    assert.ok(measured >= 6, `${measured} titles measured`);
+    assert.deepEqual(problems, []);
+  });
+
   it('draws the CJK Extension B characters of names with a face that has them, Japanese (JIS X 0213) and Hong Kong (HKSCS) alike', async () => {
     // Chromium reports a character no face has as drawn by the stack's first face (a tofu box);
     // so each character stands alone in a list item and the face named must claim it.
