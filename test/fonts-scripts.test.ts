@@ -6,6 +6,7 @@
 // Chinese joins without spaces, and Arabic and Hebrew blocks run right to left.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { TextFonts } from '../src/cards/render/render-page.js';
@@ -337,6 +338,77 @@ describe('every script is drawn by a bundled face', () => {
         })()`);
       });
       for (const problem of found) problems.push(`${theme.id} ${problem}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws every heading decoration of every theme right to left as the mirror image of its left-to-right self (pixels)', async () => {
+    // Bars under a title's start, leaves and strokes that begin a rule, painted as backgrounds or
+    // ::after boxes: no box test sees where a background image stands, the picture does. Only the
+    // headings are painted (the card and the rest hidden, the headings' own letters transparent),
+    // right to left and then left to right; where each heading's ink lies (its centroid about the
+    // text column's centre line) must mirror.
+    const markdown = '# عنوان المقالة الرئيسي\n\nفقرة عربية قصيرة.\n\n## עברית: כותרת משנה\n\nפסקה קצרה.\n\n### عنوان ثالث صغير\n\nفقرة.';
+    const { html } = await renderMarkdown(markdown);
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        const [card] = await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        const geometry = await page.evaluate<{ axis: number; rows: Array<[string, number, number]> }>(`(() => {
+          const style = document.createElement('style');
+          style.textContent = '#cards .card, #cards .card *, #cards .card::before, #cards .card::after, #cards .card *::before, #cards .card *::after { visibility: hidden !important; }'
+            + ' #cards .card-content-inner :is(h1, h2, h3), #cards .card-content-inner :is(h1, h2, h3) * { visibility: visible !important; }'
+            + ' #cards .card-content-inner :is(h1, h2, h3)::before, #cards .card-content-inner :is(h1, h2, h3)::after, #cards .card-content-inner :is(h1, h2, h3) *::before, #cards .card-content-inner :is(h1, h2, h3) *::after { visibility: visible !important; }'
+            + ' .heading-letters { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; }';
+          document.head.append(style);
+          const card = document.querySelector('#cards .card').getBoundingClientRect();
+          const inner = document.querySelector('#cards .card-content-inner');
+          const box = inner.getBoundingClientRect();
+          const cs = getComputedStyle(inner);
+          const headings = [...inner.querySelectorAll('h1, h2, h3')];
+          for (const heading of headings) {
+            for (const text of [...heading.childNodes].filter((node) => node.nodeType === 3)) {
+              const letters = document.createElement('span');
+              letters.className = 'heading-letters';
+              text.replaceWith(letters);
+              letters.append(text);
+            }
+          }
+          return {
+            axis: (box.left + parseFloat(cs.paddingLeft) + box.right - parseFloat(cs.paddingRight)) / 2 - card.left,
+            rows: headings.map((h) => { const r = h.getBoundingClientRect(); return [h.tagName, Math.max(0, Math.floor(r.top - card.top - 12)), Math.ceil(r.bottom - card.top + 12)]; }),
+          };
+        })()`);
+        const rtl = await page.capture(card!, { scale: 1, format: 'png' });
+        await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
+        const ltr = await page.capture(card!, { scale: 1, format: 'png' });
+        return { geometry, rtl, ltr };
+      });
+      // The horizontal centre of the ink (darkness against white) in each heading's rows.
+      const centroids = async (png: Buffer) => {
+        const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        return found.geometry.rows.map(([, top, bottom]) => {
+          let mass = 0;
+          let moment = 0;
+          for (let y = top; y < Math.min(bottom, info.height); y++) {
+            for (let x = 0; x < info.width; x++) {
+              const i = (y * info.width + x) * 3;
+              const ink = 765 - data[i]! - data[i + 1]! - data[i + 2]!;
+              mass += ink;
+              moment += ink * x;
+            }
+          }
+          return { mass, x: mass > 0 ? moment / mass - found.geometry.axis : 0 };
+        });
+      };
+      const [rtl, ltr] = [await centroids(found.rtl), await centroids(found.ltr)];
+      found.geometry.rows.forEach(([tag], k) => {
+        const right = rtl[k]!;
+        const left = ltr[k]!;
+        if (left.mass < 765 * 20) return; // nothing drawn but the (hidden) letters
+        // A few px of play: a drop shadow keeps its light, a glyph (✎ ✦) is not its own mirror image.
+        if (Math.abs(right.x + left.x) > 8) problems.push(`${theme.id} ${tag}: ink centred ${right.x.toFixed(1)} px from the centre line right to left, ${left.x.toFixed(1)} px left to right`);
+      });
     }
     assert.deepEqual(problems, []);
   });
