@@ -437,6 +437,29 @@ describe('every script is drawn by a bundled face', () => {
     }
   });
 
+  it('never slants Arabic or Hebrew text synthetically, in themes with italic quotes and titles', async () => {
+    const markdown = '# عنوان المقالة\n\n## כותרת משנה\n\n> اقتباس عربي قصير، والسمة تجعل الاقتباس مائلاً.\n\n> ציטוט קצר בעברית.';
+    let italic = 0;
+    for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const slanted = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ italic: number; slanted: string[] }>(`(() => {
+          const blocks = [...document.querySelectorAll('#cards .card-content-inner :is(h1, h2, blockquote p)')];
+          return {
+            italic: blocks.filter((el) => getComputedStyle(el).fontStyle !== 'normal').length,
+            slanted: blocks.filter((el) => { const s = getComputedStyle(el); return s.fontStyle !== 'normal' && s.fontSynthesisStyle !== 'none'; })
+              .map((el) => el.tagName + ' ' + el.textContent.slice(0, 12)),
+          };
+        })()`);
+      });
+      italic += slanted.italic;
+      assert.deepEqual(slanted.slanted, [], themeId);
+    }
+    assert.ok(italic >= 5, `${italic} blocks the themes set in italic`);
+  });
+
   it('draws the footnote back-link as a text arrow, not a colour emoji', async () => {
     const { runs } = await inspect('minimal', 'Text[^1]\n\n[^1]: A note.');
     const arrow = runs.find((run) => run.text.trim() === '↑');
