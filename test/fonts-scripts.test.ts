@@ -18,7 +18,7 @@ const samples: Record<string, string> = {
   'zh-Hant': '# 繁體中文標題：臺灣鬱金香\n\n這是一段繁體中文，說明龜與鬱的寫法。',
   ja: '# 日本語の見出し\n\nひらがな、カタカナ、漢字と半角ｶﾀｶﾅ（ｱｲｳｴｵ ｶﾞｷﾞ）を含む文章です。',
   ko: '# 한국어 제목\n\n한국어 문장은 띄어쓰기를 합니다. 다람쥐 헌 쳇바퀴에 타고파.',
-  ar: '# عنوان عربي\n\nهذه فقرة باللغة العربية تُكتب من اليمين إلى اليسار.\n\n- عنصر أول\n- عنصر ثانٍ\n\n> اقتباس عربي قصير.',
+  ar: '# عنوان عربي\n\nهذه فقرة باللغة العربية تُكتب من اليمين إلى اليسار.\n\n- عنصر أول\n- عنصر ثانٍ\n\n> اقتباس عربي قصير.\n\n| المادة | السنة |\n|---|---|\n| الأولى | 1948 |',
   he: '# כותרת בעברית\n\nזוהי פסקה בעברית הנכתבת מימין לשמאל.\n\n> ציטוט קצר בעברית.',
   th: '# หัวข้อภาษาไทย\n\nภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ',
   hi: '# हिन्दी शीर्षक\n\nयह हिन्दी में लिखा गया एक अनुच्छेद है।',
@@ -66,7 +66,7 @@ describe('every script is drawn by a bundled face', () => {
         const inner = document.querySelector('#cards .card-content-inner');
         return {
           joins: [...inner.querySelectorAll('p')].map((p) => p.innerText),
-          directions: [...inner.querySelectorAll('p, h1, li, blockquote')].map((el) => [el.tagName + ' ' + el.textContent.trim().slice(0, 12), getComputedStyle(el).direction]),
+          directions: [...inner.querySelectorAll('p, h1, li, blockquote, td')].map((el) => [el.tagName + ' ' + el.textContent.trim().slice(0, 12), getComputedStyle(el).direction]),
         };
       })()`);
       return { runs, page: facts };
