@@ -5,6 +5,7 @@
 // faces: no host font, no missing glyph, and a title never mixes two Chinese faces. Hard-wrapped
 // Chinese joins without spaces, and Arabic and Hebrew blocks run right to left.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
@@ -234,6 +235,43 @@ describe('every script is drawn by a bundled face', () => {
       assert.ok(split.lines >= 3, `${themeId}: the paragraph wraps (${split.lines} lines)`);
       assert.deepEqual(split.split, [], `${themeId}: words broken across lines`);
     }
+  });
+
+  it('never begins a Thai line with the repetition mark ๆ, cut from the word it repeats', async () => {
+    // Thai writes a space before ๆ; at a width where the line ended at that space, ๆ stood alone.
+    const markdown = fs.readFileSync(new URL('./fixtures/corpus/th.md', import.meta.url), 'utf8');
+    assert.ok(markdown.includes(' ๆ'), 'the text writes ๆ after a space');
+    const stranded: string[] = [];
+    let marks = 0;
+    for (const width of [360, 400, 440, 480, 520]) {
+      const theme = service.app.cards.themes.get('notebook')!;
+      const { html } = await renderMarkdown(markdown);
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ marks: number; stranded: string[] }>(`(() => {
+          const range = document.createRange();
+          const walker = document.createTreeWalker(document.querySelector('#cards .card-content-inner'), NodeFilter.SHOW_TEXT);
+          const result = { marks: 0, stranded: [] };
+          for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            for (const match of text.data.matchAll(/ๆ/g)) {
+              result.marks++;
+              const word = text.data.slice(0, match.index).search(/\\S\\s*$/);
+              if (word < 0) continue;
+              range.setStart(text, word); range.setEnd(text, word + 1);
+              const before = range.getClientRects()[0];
+              range.setStart(text, match.index); range.setEnd(text, match.index + 1);
+              const mark = range.getClientRects()[0];
+              if (before && mark && Math.abs(before.top - mark.top) > 4) result.stranded.push(text.data.slice(Math.max(0, match.index - 12), match.index + 1));
+            }
+          }
+          return result;
+        })()`);
+      });
+      marks += found.marks;
+      for (const text of found.stranded) stranded.push(`${width} px: …${text}`);
+    }
+    assert.ok(marks >= 5, `${marks} marks measured`);
+    assert.deepEqual(stranded, []);
   });
 
   it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
