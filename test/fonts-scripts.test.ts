@@ -5,7 +5,9 @@
 // faces: no host font, no missing glyph, and a title never mixes two Chinese faces. Hard-wrapped
 // Chinese joins without spaces, and Arabic and Hebrew blocks run right to left.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { TextFonts } from '../src/cards/render/render-page.js';
@@ -17,7 +19,7 @@ const samples: Record<string, string> = {
   'zh-Hant': '# 繁體中文標題：臺灣鬱金香\n\n這是一段繁體中文，說明龜與鬱的寫法。',
   ja: '# 日本語の見出し\n\nひらがな、カタカナ、漢字と半角ｶﾀｶﾅ（ｱｲｳｴｵ ｶﾞｷﾞ）を含む文章です。',
   ko: '# 한국어 제목\n\n한국어 문장은 띄어쓰기를 합니다. 다람쥐 헌 쳇바퀴에 타고파.',
-  ar: '# عنوان عربي\n\nهذه فقرة باللغة العربية تُكتب من اليمين إلى اليسار.\n\n- عنصر أول\n- عنصر ثانٍ\n\n> اقتباس عربي قصير.',
+  ar: '# عنوان عربي\n\nهذه فقرة باللغة العربية تُكتب من اليمين إلى اليسار.\n\n- عنصر أول\n- عنصر ثانٍ\n\n> اقتباس عربي قصير.\n\n| المادة | السنة |\n|---|---|\n| الأولى | 1948 |',
   he: '# כותרת בעברית\n\nזוהי פסקה בעברית הנכתבת מימין לשמאל.\n\n> ציטוט קצר בעברית.',
   th: '# หัวข้อภาษาไทย\n\nภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรคระหว่างคำ',
   hi: '# हिन्दी शीर्षक\n\nयह हिन्दी में लिखा गया एक अनुच्छेद है।',
@@ -65,7 +67,7 @@ describe('every script is drawn by a bundled face', () => {
         const inner = document.querySelector('#cards .card-content-inner');
         return {
           joins: [...inner.querySelectorAll('p')].map((p) => p.innerText),
-          directions: [...inner.querySelectorAll('p, h1, li, blockquote')].map((el) => [el.tagName + ' ' + el.textContent.trim().slice(0, 12), getComputedStyle(el).direction]),
+          directions: [...inner.querySelectorAll('p, h1, li, blockquote, td')].map((el) => [el.tagName + ' ' + el.textContent.trim().slice(0, 12), getComputedStyle(el).direction]),
         };
       })()`);
       return { runs, page: facts };
@@ -141,10 +143,45 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws every common traditional character (Big5 level 1) of a Kai, brush, rounded or typewriter title with the Kai face alone', async () => {
+    // LXGW WenKai's webfont subsets left out some 300 of these (歿 紂 閂 浹 鄴 鯽 …): in a Kai
+    // title they came from Noto Sans TC, a plain sans among brush strokes inside one word.
+    const decoder = new TextDecoder('big5');
+    let big5 = '';
+    for (let lead = 0xa4; lead <= 0xc6; lead++) {
+      for (let trail = 0x40; trail <= 0xfe; trail++) {
+        if ((trail > 0x7e && trail < 0xa1) || (lead === 0xc6 && trail >= 0xa1)) continue;
+        const character = decoder.decode(Uint8Array.of(lead, trail));
+        if (/^\p{Script=Han}$/u.test(character)) big5 += character;
+      }
+    }
+    assert.ok(big5.length > 5400, `${big5.length} characters`);
+    const { html } = await renderMarkdown(`# ${big5}\n\n## ${big5}`);
+    const problems: string[] = [];
+    let measured = 0;
+    for (const themeId of ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        // The headings whose stack leads (after a Latin display face) with the Kai face.
+        const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
+        return (await page.textFonts()).filter((run) => run.text === big5).filter((_, index) => kai[index]);
+      });
+      for (const run of runs) {
+        measured++;
+        const others = run.fonts.filter((font) => !font.familyName.startsWith('LXGW WenKai'));
+        if (others.length > 0) problems.push(`${themeId}: ${others.map((font) => `${font.familyName} (${font.glyphCount} glyphs)`).join(', ')}`);
+      }
+    }
+    assert.ok(measured >= 6, `${measured} titles measured`);
+    assert.deepEqual(problems, []);
+  });
+
   it('draws the CJK Extension B characters of names with a face that has them, Japanese (JIS X 0213) and Hong Kong (HKSCS) alike', async () => {
     // Chromium reports a character no face has as drawn by the stack's first face (a tofu box);
     // so each character stands alone in a list item and the face named must claim it.
-    const names = [...'𠀋𡈽𠮷𡘙𥻗𦉘𨋢𠝹𡃁𤨒𢱑𣎴'];
+    // And the rare traditional characters (Big5 level 2) that the Noto TC and HK webfonts leave out.
+    const names = [...'𠀋𡈽𠮷𡘙𥻗𦉘𨋢𠝹𡃁𤨒𢱑𣎴夃刌夗屳庂肊'];
     const problems: string[] = [];
     for (const themeId of themeIds) {
       const { runs } = await inspect(themeId, names.map((name) => `- ${name}`).join('\n'));
@@ -198,6 +235,43 @@ describe('every script is drawn by a bundled face', () => {
       assert.ok(split.lines >= 3, `${themeId}: the paragraph wraps (${split.lines} lines)`);
       assert.deepEqual(split.split, [], `${themeId}: words broken across lines`);
     }
+  });
+
+  it('never begins a Thai line with the repetition mark ๆ, cut from the word it repeats', async () => {
+    // Thai writes a space before ๆ; at a width where the line ended at that space, ๆ stood alone.
+    const markdown = fs.readFileSync(new URL('./fixtures/corpus/th.md', import.meta.url), 'utf8');
+    assert.ok(markdown.includes(' ๆ'), 'the text writes ๆ after a space');
+    const stranded: string[] = [];
+    let marks = 0;
+    for (const width of [360, 400, 440, 480, 520]) {
+      const theme = service.app.cards.themes.get('notebook')!;
+      const { html } = await renderMarkdown(markdown);
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ marks: number; stranded: string[] }>(`(() => {
+          const range = document.createRange();
+          const walker = document.createTreeWalker(document.querySelector('#cards .card-content-inner'), NodeFilter.SHOW_TEXT);
+          const result = { marks: 0, stranded: [] };
+          for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+            for (const match of text.data.matchAll(/ๆ/g)) {
+              result.marks++;
+              const word = text.data.slice(0, match.index).search(/\\S\\s*$/);
+              if (word < 0) continue;
+              range.setStart(text, word); range.setEnd(text, word + 1);
+              const before = range.getClientRects()[0];
+              range.setStart(text, match.index); range.setEnd(text, match.index + 1);
+              const mark = range.getClientRects()[0];
+              if (before && mark && Math.abs(before.top - mark.top) > 4) result.stranded.push(text.data.slice(Math.max(0, match.index - 12), match.index + 1));
+            }
+          }
+          return result;
+        })()`);
+      });
+      marks += found.marks;
+      for (const text of found.stranded) stranded.push(`${width} px: …${text}`);
+    }
+    assert.ok(marks >= 5, `${marks} marks measured`);
+    assert.deepEqual(stranded, []);
   });
 
   it('joins hard-wrapped Chinese lines without a space, and keeps spaces where Latin meets CJK', async () => {
@@ -307,6 +381,77 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws every heading decoration of every theme right to left as the mirror image of its left-to-right self (pixels)', async () => {
+    // Bars under a title's start, leaves and strokes that begin a rule, painted as backgrounds or
+    // ::after boxes: no box test sees where a background image stands, the picture does. Only the
+    // headings are painted (the card and the rest hidden, the headings' own letters transparent),
+    // right to left and then left to right; where each heading's ink lies (its centroid about the
+    // text column's centre line) must mirror.
+    const markdown = '# عنوان المقالة الرئيسي\n\nفقرة عربية قصيرة.\n\n## עברית: כותרת משנה\n\nפסקה קצרה.\n\n### عنوان ثالث صغير\n\nفقرة.';
+    const { html } = await renderMarkdown(markdown);
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        const [card] = await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        const geometry = await page.evaluate<{ axis: number; rows: Array<[string, number, number]> }>(`(() => {
+          const style = document.createElement('style');
+          style.textContent = '#cards .card, #cards .card *, #cards .card::before, #cards .card::after, #cards .card *::before, #cards .card *::after { visibility: hidden !important; }'
+            + ' #cards .card-content-inner :is(h1, h2, h3), #cards .card-content-inner :is(h1, h2, h3) * { visibility: visible !important; }'
+            + ' #cards .card-content-inner :is(h1, h2, h3)::before, #cards .card-content-inner :is(h1, h2, h3)::after, #cards .card-content-inner :is(h1, h2, h3) *::before, #cards .card-content-inner :is(h1, h2, h3) *::after { visibility: visible !important; }'
+            + ' .heading-letters { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; }';
+          document.head.append(style);
+          const card = document.querySelector('#cards .card').getBoundingClientRect();
+          const inner = document.querySelector('#cards .card-content-inner');
+          const box = inner.getBoundingClientRect();
+          const cs = getComputedStyle(inner);
+          const headings = [...inner.querySelectorAll('h1, h2, h3')];
+          for (const heading of headings) {
+            for (const text of [...heading.childNodes].filter((node) => node.nodeType === 3)) {
+              const letters = document.createElement('span');
+              letters.className = 'heading-letters';
+              text.replaceWith(letters);
+              letters.append(text);
+            }
+          }
+          return {
+            axis: (box.left + parseFloat(cs.paddingLeft) + box.right - parseFloat(cs.paddingRight)) / 2 - card.left,
+            rows: headings.map((h) => { const r = h.getBoundingClientRect(); return [h.tagName, Math.max(0, Math.floor(r.top - card.top - 12)), Math.ceil(r.bottom - card.top + 12)]; }),
+          };
+        })()`);
+        const rtl = await page.capture(card!, { scale: 1, format: 'png' });
+        await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
+        const ltr = await page.capture(card!, { scale: 1, format: 'png' });
+        return { geometry, rtl, ltr };
+      });
+      // The horizontal centre of the ink (darkness against white) in each heading's rows.
+      const centroids = async (png: Buffer) => {
+        const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        return found.geometry.rows.map(([, top, bottom]) => {
+          let mass = 0;
+          let moment = 0;
+          for (let y = top; y < Math.min(bottom, info.height); y++) {
+            for (let x = 0; x < info.width; x++) {
+              const i = (y * info.width + x) * 3;
+              const ink = 765 - data[i]! - data[i + 1]! - data[i + 2]!;
+              mass += ink;
+              moment += ink * x;
+            }
+          }
+          return { mass, x: mass > 0 ? moment / mass - found.geometry.axis : 0 };
+        });
+      };
+      const [rtl, ltr] = [await centroids(found.rtl), await centroids(found.ltr)];
+      found.geometry.rows.forEach(([tag], k) => {
+        const right = rtl[k]!;
+        const left = ltr[k]!;
+        if (left.mass < 765 * 20) return; // nothing drawn but the (hidden) letters
+        // A few px of play: a drop shadow keeps its light, a glyph (✎ ✦) is not its own mirror image.
+        if (Math.abs(right.x + left.x) > 8) problems.push(`${theme.id} ${tag}: ink centred ${right.x.toFixed(1)} px from the centre line right to left, ${left.x.toFixed(1)} px left to right`);
+      });
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('never slants or emboldens CJK text synthetically, and balances titles, in themes with italic quotes and titles', async () => {
     const markdown = '# 一个很长很长的标题用来测试平衡换行的效果如何呢\n\n正文里的*强调*。\n\n> 引用的中文段落，主题把引用设为斜体。';
     for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor', 'pop-art']) {
@@ -328,6 +473,29 @@ describe('every script is drawn by a bundled face', () => {
       });
       assert.deepEqual(styles, { quote: 'upright', emphasis: 'upright with dots', bold: 'none', title: 'balance' }, themeId);
     }
+  });
+
+  it('never slants Arabic or Hebrew text synthetically, in themes with italic quotes and titles', async () => {
+    const markdown = '# عنوان المقالة\n\n## כותרת משנה\n\n> اقتباس عربي قصير، والسمة تجعل الاقتباس مائلاً.\n\n> ציטוט קצר בעברית.';
+    let italic = 0;
+    for (const themeId of ['art-deco', 'dreamy', 'plain-notes', 'typewriter', 'watercolor']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      const { html } = await renderMarkdown(markdown);
+      const slanted = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        return page.evaluate<{ italic: number; slanted: string[] }>(`(() => {
+          const blocks = [...document.querySelectorAll('#cards .card-content-inner :is(h1, h2, blockquote p)')];
+          return {
+            italic: blocks.filter((el) => getComputedStyle(el).fontStyle !== 'normal').length,
+            slanted: blocks.filter((el) => { const s = getComputedStyle(el); return s.fontStyle !== 'normal' && s.fontSynthesisStyle !== 'none'; })
+              .map((el) => el.tagName + ' ' + el.textContent.slice(0, 12)),
+          };
+        })()`);
+      });
+      italic += slanted.italic;
+      assert.deepEqual(slanted.slanted, [], themeId);
+    }
+    assert.ok(italic >= 5, `${italic} blocks the themes set in italic`);
   });
 
   it('draws the footnote back-link as a text arrow, not a colour emoji', async () => {

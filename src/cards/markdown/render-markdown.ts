@@ -41,6 +41,7 @@ import type { ProgressListener } from './progress.js';
 import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
 import { rehypeTextDirection } from './text-direction.js';
+import { rehypeKeepThaiRepetitionMark } from './thai-repetition-mark.js';
 
 const markdownFeatures: PluggableList = [
   remarkGfm,
@@ -75,6 +76,7 @@ const htmlSteps: PluggableList = [
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
   rehypeMarkCjkBlocks,
+  rehypeKeepThaiRepetitionMark,
   rehypeMarkBlankDocument,
   rehypeStringify,
 ];

@@ -20,7 +20,11 @@ export function rehypeTextDirection() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
       if (node.properties.dir !== undefined) return;
-      if (textBlocks.has(node.tagName)) node.properties.dir = 'auto';
+      // A block without a letter (a year in a table cell, a dash) would resolve left to right:
+      // it keeps the direction of what holds it, so a number column of an Arabic table aligns right.
+      if (textBlocks.has(node.tagName)) {
+        if (firstLetter.test(textOf(node))) node.properties.dir = 'auto';
+      }
       else if (containers.has(node.tagName)) {
         const letter = firstLetter.exec(textOf(node))?.[0];
         if (letter && rightToLeft.test(letter)) node.properties.dir = 'rtl';

@@ -12,12 +12,22 @@ interface BundledFont {
   id: string;
   /** npm package holding the font; its CSS refers to files in its `files/` folder. */
   pkg: string;
+  /**
+   * The package's folder holding both the CSS files and, beside them, the font files they name as
+   * `./<file>`; without it, the CSS files are at the package's root and the fonts in `files/`.
+   */
+  dir?: string;
   /** The CSS files of the package to include, e.g. "400.css" or "400-italic.css". */
   files: string[];
   /** Drops these code points (inclusive ranges) from every face of the family. */
   drop?: readonly CodePointRange[];
   /** A unicode-range for faces that declare none (the whole font): the only characters it is loaded for. */
   range?: string;
+  /** Gives every face this font-weight and family: a face that stands in for another weight of a family. */
+  weight?: number;
+  family?: string;
+  /** Keeps only the code points that no face of this bundled font (by id) claims: a supplement. */
+  supplements?: string;
 }
 
 /**
@@ -48,6 +58,29 @@ const bundledFonts: BundledFont[] = [
   { id: 'noto-sans-sc', pkg: '@fontsource/noto-sans-sc', files: ['400.css', '700.css'], drop: notKorean },
   { id: 'noto-serif-sc', pkg: '@fontsource/noto-serif-sc', files: ['400.css', '700.css'], drop: notKorean },
   { id: 'lxgw-wenkai', pkg: 'lxgw-wenkai-webfont', files: ['lxgwwenkai-regular.css', 'lxgwwenkai-bold.css'], drop: notKorean },
+  // The subsets above are cut along a fixed list of common characters, which leaves out some 300
+  // of the 5,401 common traditional characters (Big5 level 1: 歿 紂 閂 浹 鄴 …) and most rarer ones,
+  // although the font draws them; a Kai title then took them from a plain sans or serif face.
+  // This build of the same font is cut along its own character map: its faces, kept only for what
+  // the subsets above lack, complete the family. It has no bold, so its medium weight stands in.
+  {
+    id: 'lxgw-wenkai-full-400',
+    pkg: '@chinese-fonts/lxgwwenkai',
+    dir: 'dist/LXGWWenKai-Regular',
+    files: ['result.css'],
+    drop: notKorean,
+    supplements: 'lxgw-wenkai',
+  },
+  {
+    id: 'lxgw-wenkai-full-700',
+    pkg: '@chinese-fonts/lxgwwenkai',
+    dir: 'dist/LXGWWenKai-Medium',
+    files: ['result.css'],
+    drop: notKorean,
+    supplements: 'lxgw-wenkai',
+    family: 'LXGW WenKai',
+    weight: 700,
+  },
   // CJK display faces: brush calligraphy and a rounded hand-drawn face.
   { id: 'ma-shan-zheng', pkg: '@fontsource/ma-shan-zheng', files: ['400.css'], drop: notKorean },
   { id: 'zcool-kuaile', pkg: '@fontsource/zcool-kuaile', files: ['400.css'], drop: notKorean },
@@ -106,7 +139,10 @@ const bundledFonts: BundledFont[] = [
 
 function fontCssFiles(): { font: BundledFont; css: string }[] {
   return bundledFonts.flatMap((font) =>
-    font.files.map((file) => ({ font, css: fs.readFileSync(path.join(nodeModulesDir, font.pkg, file), 'utf8') })),
+    font.files.map((file) => {
+      const css = fs.readFileSync(path.join(nodeModulesDir, font.pkg, font.dir ?? '', file), 'utf8');
+      return { font, css: font.family ? css.replace(/font-family:\s*[^;}]+/g, `font-family: "${font.family}"`) : css };
+    }),
   );
 }
 
@@ -115,10 +151,15 @@ let fontFaceCssOnce: string | undefined;
 /** All @font-face rules, with URLs pointing at the renderer's `/fonts/` route. */
 export function fontFaceCss(): string {
   // Built once per process: it reads some forty files and is asked for by the shell document and the web page.
-  fontFaceCssOnce ??= fontCssFiles()
+  if (fontFaceCssOnce !== undefined) return fontFaceCssOnce;
+  const files = fontCssFiles();
+  fontFaceCssOnce = files
     .map(({ font, css }) => {
-      const local = withRange(css.replace(/url\((['"]?)\.\/files\//g, `url($1/fonts/${font.id}/files/`), font.range);
-      return dropCodePoints(local, font.drop ?? []);
+      const fontFolder = font.dir ? /url\((['"]?)\.\//g : /url\((['"]?)\.\/files\//g;
+      // Only the package's files: a face never names a font installed on the host.
+      const local = withRange(css.replace(fontFolder, `url($1/fonts/${font.id}/files/`).replace(/local\([^)]*\)\s*,\s*/g, ''), font.range);
+      const supplement = font.supplements ? dropClaimed(local, claimedCodePoints(files.filter((file) => file.font.id === font.supplements))) : local;
+      return withWeight(dropCodePoints(supplement, font.drop ?? []), font.weight);
     })
     .join('\n');
   return fontFaceCssOnce;
@@ -144,7 +185,57 @@ export function resolveFontFile(urlPath: string): string | undefined {
   if (!match) return undefined;
   const [, id, file] = match as unknown as [string, string, string];
   const font = bundledFonts.find((candidate) => candidate.id === id);
-  return font && path.join(nodeModulesDir, font.pkg, 'files', file);
+  return font && path.join(nodeModulesDir, font.pkg, font.dir ?? 'files', file);
+}
+
+/** The code points the faces of these CSS files claim in their `unicode-range`s. */
+function claimedCodePoints(files: { css: string }[]): Set<number> {
+  const claimed = new Set<number>();
+  for (const { css } of files) {
+    for (const match of css.matchAll(/unicode-range:\s*([^;}]+)/g)) {
+      for (const [low, high] of parseRanges(match[1]!)) for (let point = low; point <= high; point++) claimed.add(point);
+    }
+  }
+  return claimed;
+}
+
+/**
+ * Rewrites every face's `unicode-range` to the code points `claimed` lacks; faces left empty go.
+ * Point by point, for a font whose faces list their characters one by one (some 45,000 in all).
+ */
+function dropClaimed(css: string, claimed: ReadonlySet<number>): string {
+  return css.replace(/@font-face\s*{[^}]*}/g, (face) => {
+    const rangeMatch = /unicode-range:\s*([^;}]+);?/.exec(face);
+    if (!rangeMatch?.[1]) return face;
+    const kept: CodePointRange[] = [];
+    for (const [low, high] of parseRanges(rangeMatch[1])) {
+      for (let point = low; point <= high; point++) {
+        if (claimed.has(point)) continue;
+        const last = kept.at(-1);
+        if (last && last[1] === point - 1) kept[kept.length - 1] = [last[0], point];
+        else kept.push([point, point]);
+      }
+    }
+    return kept.length === 0 ? '' : face.replace(rangeMatch[0], `unicode-range: ${formatRanges(kept)};`);
+  });
+}
+
+/** Gives every face this font-weight. */
+function withWeight(css: string, weight: number | undefined): string {
+  return weight === undefined ? css : css.replace(/font-weight:\s*\d+/g, `font-weight: ${weight}`);
+}
+
+function parseRanges(text: string): CodePointRange[] {
+  return text.split(',').flatMap((token): CodePointRange[] => {
+    const [lowText, highText] = token.trim().replace(/^U\+/i, '').split('-');
+    const low = parseInt(lowText ?? '', 16);
+    return Number.isNaN(low) ? [] : [[low, highText === undefined ? low : parseInt(highText, 16)]];
+  });
+}
+
+function formatRanges(ranges: readonly CodePointRange[]): string {
+  const hex = (value: number) => value.toString(16);
+  return ranges.map(([low, high]) => (high === low ? `U+${hex(low)}` : `U+${hex(low)}-${hex(high)}`)).join(',');
 }
 
 /** Gives every face without a `unicode-range` this one. */
@@ -161,17 +252,12 @@ function withRange(css: string, range: string | undefined): string {
  */
 function dropCodePoints(css: string, drops: readonly CodePointRange[]): string {
   if (drops.length === 0) return css;
-  const hex = (value: number) => value.toString(16);
   const overlapsDrop = ([low, high]: CodePointRange) => drops.some(([from, to]) => low <= to && high >= from);
   return css.replace(/@font-face\s*{[^}]*}/g, (face) => {
     // The declaration may be the last of its rule, without a semicolon (lxgw-wenkai-webfont's are).
     const rangeMatch = /unicode-range:\s*([^;}]+);?/.exec(face);
     if (!rangeMatch?.[1]) return face;
-    const ranges = rangeMatch[1].split(',').flatMap((token): CodePointRange[] => {
-      const [lowText, highText] = token.trim().replace(/^U\+/i, '').split('-');
-      const low = parseInt(lowText ?? '', 16);
-      return Number.isNaN(low) ? [] : [[low, highText === undefined ? low : parseInt(highText, 16)]];
-    });
+    const ranges = parseRanges(rangeMatch[1]);
     if (!ranges.some(overlapsDrop)) return face;
     const kept = drops.reduce<CodePointRange[]>(
       (pieces, [from, to]) =>
@@ -181,7 +267,6 @@ function dropCodePoints(css: string, drops: readonly CodePointRange[]): string {
         ]),
       ranges,
     );
-    const text = kept.map(([low, high]) => (high === low ? `U+${hex(low)}` : `U+${hex(low)}-${hex(high)}`));
-    return kept.length === 0 ? '' : face.replace(rangeMatch[0], `unicode-range: ${text.join(',')};`);
+    return kept.length === 0 ? '' : face.replace(rangeMatch[0], `unicode-range: ${formatRanges(kept)};`);
   });
 }
