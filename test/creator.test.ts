@@ -48,15 +48,8 @@ describe('for creators', () => {
   });
 
   /** The cards of a request laid out in a render page, as the DOM describes them. */
-  async function cardsInPage(body: Record<string, unknown>) {
-    const request = checkRequest(body);
-    // The service's own remote-image rules: only the test's image server is allowed.
-    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
-    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
-    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
-    return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
-      return page.evaluate<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(`
+  const cardsInPage = (body: Record<string, unknown>) =>
+    inRenderedPage<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(body, `
         Array.from(document.querySelectorAll('#cards > .card'), (card) => {
           const signature = card.querySelector('.card-footer .signature');
           const cardBox = card.getBoundingClientRect();
@@ -73,6 +66,17 @@ describe('for creators', () => {
             endText: card.querySelector('.end-text')?.textContent ?? '',
           };
         })`);
+
+  /** `script` evaluated in the render page once the cards of a request are laid out. */
+  async function inRenderedPage<T>(body: Record<string, unknown>, script: string): Promise<T> {
+    const request = checkRequest(body);
+    // The service's own remote-image rules: only the test's image server is allowed.
+    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
+    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
+    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+    return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
+      return page.evaluate<T>(script);
     });
   }
 
@@ -95,6 +99,54 @@ describe('for creators', () => {
         }
       }
     }
+    assert.deepEqual(problems, []);
+  });
+
+  it('lays the cover out for its language and keeps the avatar round and whole in every theme', async () => {
+    const korean = ['---', 'title: 마크다운으로 카드 뉴스를 만드는 가장 쉬운 방법', 'author: 김민지 카드뉴스 연구소 편집장', 'handle: "@minji_writes_about_markdown_cards"', `avatar: ${avatar}`, 'cover: true', 'end: 팔로우하고 다음 글도 받아보세요', '---', '# 첫째 날'].join('\n');
+    const arabic = ['---', 'title: كيف تصنع بطاقات معرفية', 'author: ليلى أحمد', `avatar: ${avatar}`, 'cover: true', '---', '# اليوم الأول'].join('\n');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const cover = await inRenderedPage<{ brokenWords: string[]; avatar: { width: number; border: string; shadow: string; transform: string }; authorLineWraps: boolean; handleCut: boolean }>(
+        { markdown: korean, theme: theme.id, splitMode: 'hrSplit' },
+        `(() => {
+          const title = document.querySelector('.cover-card .cover-title');
+          // A Korean word whose syllables land on two lines: Korean breaks lines between words.
+          const brokenWords = [];
+          const text = title.firstChild;
+          let at = 0;
+          for (const word of text.data.split(' ')) {
+            const range = document.createRange();
+            range.setStart(text, at);
+            range.setEnd(text, at + word.length);
+            const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+            if (tops.size > 1) brokenWords.push(word);
+            at += word.length + 1;
+          }
+          const image = document.querySelector('.cover-card .author-avatar');
+          const style = getComputedStyle(image);
+          const handle = document.querySelector('.end-card .author-handle');
+          return {
+            brokenWords,
+            avatar: { width: image.getBoundingClientRect().width, border: style.borderTopWidth, shadow: style.boxShadow, transform: style.transform },
+            handleCut: handle.scrollWidth > handle.clientWidth + 1,
+          };
+        })()`,
+      );
+      if (cover.brokenWords.length > 0) problems.push(`${theme.id}: the Korean title breaks inside ${cover.brokenWords.join(', ')}`);
+      const { width, border, shadow, transform } = cover.avatar;
+      if (Math.abs(width - 30) > 0.5 || border !== '0px' || shadow !== 'none' || transform !== 'none') {
+        problems.push(`${theme.id}: the cover avatar is ${width}px wide with border ${border}, shadow ${shadow}, transform ${transform}`);
+      }
+      if (cover.handleCut) problems.push(`${theme.id}: the closing card cuts the handle short`);
+    }
+    // An Arabic author line runs right to left: the avatar stands before the name, on its right.
+    const arabicCover = await inRenderedPage<{ avatarRight: number; nameRight: number }>(
+      { markdown: arabic, theme: 'plain-notes' },
+      `({ avatarRight: document.querySelector('.cover-card .author-avatar').getBoundingClientRect().right,
+          nameRight: document.querySelector('.cover-card .author-name').getBoundingClientRect().right })`,
+    );
+    if (arabicCover.avatarRight <= arabicCover.nameRight) problems.push('the Arabic author line puts the avatar on the left of the name');
     assert.deepEqual(problems, []);
   });
 

@@ -3,7 +3,7 @@
 // here; themes/_base.css and each theme draw it (docs/themes.md#cover-signature-and-tags), so a cover
 // wears the theme's frame, colours and heading face like the cards it introduces. Every text is
 // escaped; the avatar is a data: URI (a remote one was fetched and inlined by the pipeline).
-import { escapeHtml, titleSize } from '../cover/cover-designs.js';
+import { escapeHtml, textBlockAttributes, titleSize } from '../cover/cover-designs.js';
 import type { CreatorOptions } from '../request/schema.js';
 
 /** The author line: avatar, name, handle. `name` replaces the author's name (a signature text). */
@@ -13,7 +13,7 @@ function authorLine(creator: CreatorOptions, className: string, name = creator.a
     name ? `<span class="author-name">${escapeHtml(name)}</span>` : '',
     creator.handle ? `<span class="author-handle">${escapeHtml(creator.handle)}</span>` : '',
   ].join('');
-  return parts ? `<span class="${className}">${parts}</span>` : '';
+  return parts ? `<span class="${className}" dir="auto">${parts}</span>` : '';
 }
 
 /** The signature in a card's footer, or '' when the front matter asks for none. */
@@ -32,8 +32,8 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
   const author = authorLine(creator, 'author-line');
   return (
     '<div class="cover cover-center creator-cover">' +
-    (title ? `<h1 class="cover-title" style="font-size:${titleSize(title, width * 0.82, height * 0.38, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
-    (creator.subtitle ? `<p class="cover-subtitle">${escapeHtml(creator.subtitle)}</p>` : '') +
+    (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.38, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
+    (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${escapeHtml(creator.subtitle)}</p>` : '') +
     tagChips(creator.tags) +
     (author || creator.date ? `<div class="cover-byline">${author}${creator.date ? `<span class="cover-date">${escapeHtml(creator.date)}</span>` : ''}</div>` : '') +
     '</div>'
@@ -43,5 +43,5 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
 /** The content of the closing card, or undefined when there is none. */
 export function endContentHtml(creator: CreatorOptions | undefined): string | undefined {
   if (!creator?.end) return undefined;
-  return `<div class="cover cover-center creator-end"><p class="end-text">${escapeHtml(creator.end)}</p>${authorLine(creator, 'author-line')}</div>`;
+  return `<div class="cover cover-center creator-end"><p class="end-text"${textBlockAttributes(creator.end)}>${escapeHtml(creator.end)}</p>${authorLine(creator, 'author-line')}</div>`;
 }
