@@ -104,7 +104,7 @@ describe('for creators', () => {
 
   it('lays the cover out for its language and keeps the avatar round and whole in every theme', async () => {
     const korean = ['---', 'title: 마크다운으로 카드 뉴스를 만드는 가장 쉬운 방법', 'author: 김민지 카드뉴스 연구소 편집장', 'handle: "@minji_writes_about_markdown_cards"', `avatar: ${avatar}`, 'cover: true', 'end: 팔로우하고 다음 글도 받아보세요', '---', '# 첫째 날'].join('\n');
-    const arabic = ['---', 'title: كيف تصنع بطاقات معرفية', 'author: ليلى أحمد', `avatar: ${avatar}`, 'cover: true', '---', '# اليوم الأول'].join('\n');
+    const arabic = ['---', 'title: كيف تصنع بطاقات معرفية', 'author: ليلى أحمد', 'handle: "@layla"', `avatar: ${avatar}`, 'cover: true', '---', '# اليوم الأول'].join('\n');
     const problems: string[] = [];
     for (const theme of service.app.cards.themes.themes) {
       const cover = await inRenderedPage<{ brokenWords: string[]; avatar: { width: number; border: string; shadow: string; transform: string }; authorLineWraps: boolean; handleCut: boolean }>(
@@ -141,12 +141,26 @@ describe('for creators', () => {
       if (cover.handleCut) problems.push(`${theme.id}: the closing card cuts the handle short`);
     }
     // An Arabic author line runs right to left: the avatar stands before the name, on its right.
-    const arabicCover = await inRenderedPage<{ avatarRight: number; nameRight: number }>(
-      { markdown: arabic, theme: 'plain-notes' },
-      `({ avatarRight: document.querySelector('.cover-card .author-avatar').getBoundingClientRect().right,
-          nameRight: document.querySelector('.cover-card .author-name').getBoundingClientRect().right })`,
+    // Its Latin handle still reads "@layla", and its title stays centred on the cover.
+    const arabicCover = await inRenderedPage<{ avatarRight: number; nameRight: number; handleDirection: string; titleOffCentre: number }>(
+      { markdown: arabic, theme: 'darktech' },
+      `(() => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+        const titleText = document.createRange();
+        titleText.selectNodeContents(document.querySelector('.cover-card .cover-title'));
+        const lines = Array.from(titleText.getClientRects());
+        const card = box('.cover-card');
+        return {
+          avatarRight: box('.cover-card .author-avatar').right,
+          nameRight: box('.cover-card .author-name').right,
+          handleDirection: getComputedStyle(document.querySelector('.cover-card .author-handle')).direction,
+          titleOffCentre: Math.max(...lines.map((line) => Math.abs(line.left + line.width / 2 - (card.left + card.width / 2)))),
+        };
+      })()`,
     );
     if (arabicCover.avatarRight <= arabicCover.nameRight) problems.push('the Arabic author line puts the avatar on the left of the name');
+    if (arabicCover.handleDirection !== 'ltr') problems.push('the Latin handle in an Arabic author line reads right to left ("layla@")');
+    if (arabicCover.titleOffCentre > 12) problems.push(`the Arabic cover title is ${arabicCover.titleOffCentre}px off the card's centre`);
     assert.deepEqual(problems, []);
   });
 

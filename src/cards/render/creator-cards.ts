@@ -4,16 +4,23 @@
 // wears the theme's frame, colours and heading face like the cards it introduces. Every text is
 // escaped; the avatar is a data: URI (a remote one was fetched and inlined by the pipeline).
 import { escapeHtml, textBlockAttributes, titleSize } from '../cover/cover-designs.js';
+import { runsRightToLeft } from '../markdown/text-direction.js';
 import type { CreatorOptions } from '../request/schema.js';
 
-/** The author line: avatar, name, handle. `name` replaces the author's name (a signature text). */
+/**
+ * The author line: avatar, name, handle. `name` replaces the author's name (a signature text). Each
+ * part takes its direction from its own letters: an Arabic line runs right to left, and a Latin
+ * handle in it still reads "@name", not "name@".
+ */
 function authorLine(creator: CreatorOptions, className: string, name = creator.author): string {
   const parts = [
     creator.avatar ? `<img class="author-avatar" src="${escapeHtml(creator.avatar)}" alt="">` : '',
-    name ? `<span class="author-name">${escapeHtml(name)}</span>` : '',
-    creator.handle ? `<span class="author-handle">${escapeHtml(creator.handle)}</span>` : '',
+    name ? `<span class="author-name" dir="auto">${escapeHtml(name)}</span>` : '',
+    creator.handle ? `<span class="author-handle" dir="auto">${escapeHtml(creator.handle)}</span>` : '',
   ].join('');
-  return parts ? `<span class="${className}" dir="auto">${parts}</span>` : '';
+  // `dir="auto"` would skip the parts, which carry their own: the line takes the name's direction.
+  const direction = runsRightToLeft(`${name ?? ''} ${creator.handle ?? ''}`) ? 'rtl' : 'ltr';
+  return parts ? `<span class="${className}" dir="${direction}">${parts}</span>` : '';
 }
 
 /** The signature in a card's footer, or '' when the front matter asks for none. */
