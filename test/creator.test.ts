@@ -164,6 +164,48 @@ describe('for creators', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('keeps the title and author line of a cover filled to every bound on the card, and a long signature beside the footer marks', async () => {
+    const longest = (text: string, length: number) => text.repeat(Math.ceil(length / text.length)).slice(0, length).trim();
+    const markdown = [
+      '---',
+      `title: ${longest('Fastify is a web framework focused on the best developer experience with the least overhead ', 200)}`,
+      `subtitle: ${longest('A long subtitle that goes on and on ', 100)}`,
+      `author: ${longest('Jane Q. Maintainer of Many Things ', 100)}`,
+      `handle: "@${longest('janeq_writes_about_node_', 99)}"`,
+      `tags: [${Array.from({ length: 10 }, (_, index) => longest(`averyverylongtag${index}`, 30)).join(', ')}]`,
+      'cover: true',
+      'signature: true',
+      '---',
+      '# Hi',
+    ].join('\n');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await inRenderedPage<{ titleTop: number; authorBottom: number; contentTop: number; contentBottom: number; footerMarks: Array<{ width: number; height: number; lineHeight: number }> }>(
+        { markdown, theme: theme.id, splitMode: 'hrSplit' },
+        `(() => {
+          const box = (element) => element.getBoundingClientRect();
+          const content = box(document.querySelector('.cover-card .card-content'));
+          const footer = document.querySelector('.card:not(.cover-card) .card-footer');
+          // A footer mark (darktech's "EOF_") squeezed by the signature breaks into a column of letters.
+          const footerMarks = ['::before', '::after'].map((pseudo) => getComputedStyle(footer, pseudo))
+            .filter((style) => style.content !== 'none' && style.content !== 'normal' && style.display !== 'none' && style.position === 'static')
+            .map((style) => ({ width: parseFloat(style.width) || 0, height: parseFloat(style.height) || 0, lineHeight: parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.6 }));
+          return {
+            titleTop: box(document.querySelector('.cover-card .cover-title')).top,
+            authorBottom: box(document.querySelector('.cover-card .cover-byline')).bottom,
+            contentTop: content.top,
+            contentBottom: content.bottom,
+            footerMarks,
+          };
+        })()`,
+      );
+      if (found.titleTop < found.contentTop - 1) problems.push(`${theme.id}: the cover title starts ${found.contentTop - found.titleTop}px above the card's content`);
+      if (found.authorBottom > found.contentBottom + 1) problems.push(`${theme.id}: the cover's author line runs ${found.authorBottom - found.contentBottom}px past the card's content`);
+      for (const mark of found.footerMarks) if (mark.height > mark.lineHeight * 1.5) problems.push(`${theme.id}: a footer mark is squeezed to ${mark.width}x${mark.height}px by the signature`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('fetches a remote avatar under the remote-image rules, and draws the cards without one it cannot fetch', async () => {
     const remote = (avatar: string) => `---\nauthor: Lin\navatar: ${avatar}\nsignature: true\ncover: true\n---\n# Hi`;
     const [cover] = await cardsInPage({ markdown: remote(`${images.origin}/red.png`) });

@@ -39,7 +39,7 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
   const author = authorLine(creator, 'author-line');
   return (
     '<div class="cover cover-center creator-cover">' +
-    (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.38, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
+    (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.3, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
     (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${escapeHtml(creator.subtitle)}</p>` : '') +
     tagChips(creator.tags) +
     (author || creator.date ? `<div class="cover-byline">${author}${creator.date ? `<span class="cover-date">${escapeHtml(creator.date)}</span>` : ''}</div>` : '') +
