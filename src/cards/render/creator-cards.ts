@@ -32,7 +32,7 @@ export function signatureHtml(creator: CreatorOptions | undefined): string {
 const tagChips = (tags: string[] | undefined) =>
   tags && tags.length > 0 ? `<p class="cover-tags">${tags.map((tag) => `<span class="hashtag">#${escapeHtml(tag)}</span>`).join('')}</p>` : '';
 
-/** The content of the cover card (big title, subtitle, author line, date, tags), or undefined when there is none. */
+/** The content of the cover card (big title, subtitle, author line and date, tags), or undefined when there is none. */
 export function coverContentHtml(creator: CreatorOptions | undefined, width: number, height: number): string | undefined {
   if (!creator?.cover) return undefined;
   const title = creator.title ?? '';
@@ -41,8 +41,9 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
     '<div class="cover cover-center creator-cover">' +
     (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.3, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
     (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${escapeHtml(creator.subtitle)}</p>` : '') +
-    tagChips(creator.tags) +
+    // The author line before the tags: on a cover fuller than the card, what runs off is the last tags.
     (author || creator.date ? `<div class="cover-byline">${author}${creator.date ? `<span class="cover-date">${escapeHtml(creator.date)}</span>` : ''}</div>` : '') +
+    tagChips(creator.tags) +
     '</div>'
   );
 }
