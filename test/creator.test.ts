@@ -265,7 +265,7 @@ describe('for creators', () => {
       ['---\ncover: yes\n---\n# x', /line 2, key "cover": must be true or false; got "yes"/],
       ['---\ntitle: a\n  bad: [\n---\n# x', /not valid YAML at line \d/],
       ['---\ntitle: !!js/function "function(){}"\n---\n# x', /line 2/],
-      ['---\ntags: [a, b]\ntags: [c]\n---\n# x', /line 3.*(unique|key)/i],
+      ['---\ntags: [a, b]\ntags: [c]\n---\n# x', /line 3, key "tags": Map keys must be unique/],
       ['---\navatar: javascript:alert(1)\n---\n# x', /line 2, key "avatar": must be a data:image/],
       ['---\nsplitMode: sideways\n---\n# x', /line 2, key "splitMode": splitMode is not accepted/],
       [`---\ntitle: ${'x'.repeat(9000)}\n---\n# x`, /at most 8000/],

@@ -83,7 +83,9 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
   const lineOf = (offset: number) => lineCounter.linePos(offset).line + 1;
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem) {
-    throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}: ${firstLine(problem.message)}`);
+    // A repeated key is named: the creator looks for the key, not for "Map keys must be unique".
+    const key = problem.code === 'DUPLICATE_KEY' ? `, key ${JSON.stringify(/^[^:\n]*/.exec(block.yaml.slice(problem.pos[0]))![0].trim().slice(0, 40))}` : '';
+    throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}${key}: ${firstLine(problem.message)}`);
   }
   if (document.contents === null) return { fields: {}, creator: {}, ignoredKeys: [] };
   if (!isMap(document.contents)) throw invalidRequest('The front matter at line 2 must be "key: value" lines.');
