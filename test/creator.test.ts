@@ -48,15 +48,8 @@ describe('for creators', () => {
   });
 
   /** The cards of a request laid out in a render page, as the DOM describes them. */
-  async function cardsInPage(body: Record<string, unknown>) {
-    const request = checkRequest(body);
-    // The service's own remote-image rules: only the test's image server is allowed.
-    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
-    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
-    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
-    return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
-      return page.evaluate<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(`
+  const cardsInPage = (body: Record<string, unknown>) =>
+    inRenderedPage<Array<{ kind: string; title: string; signature: string; signatureVisible: boolean; avatarWidth: number; endText: string }>>(body, `
         Array.from(document.querySelectorAll('#cards > .card'), (card) => {
           const signature = card.querySelector('.card-footer .signature');
           const cardBox = card.getBoundingClientRect();
@@ -73,6 +66,17 @@ describe('for creators', () => {
             endText: card.querySelector('.end-text')?.textContent ?? '',
           };
         })`);
+
+  /** `script` evaluated in the render page once the cards of a request are laid out. */
+  async function inRenderedPage<T>(body: Record<string, unknown>, script: string): Promise<T> {
+    const request = checkRequest(body);
+    // The service's own remote-image rules: only the test's image server is allowed.
+    const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
+    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
+    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+    return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
+      return page.evaluate<T>(script);
     });
   }
 
@@ -94,6 +98,110 @@ describe('for creators', () => {
           if (!card.signatureVisible) problems.push(`${label}: the signature is not drawn inside the card`);
         }
       }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('lays the cover out for its language and keeps the avatar round and whole in every theme', async () => {
+    const korean = ['---', 'title: 마크다운으로 카드 뉴스를 만드는 가장 쉬운 방법', 'author: 김민지 카드뉴스 연구소 편집장', 'handle: "@minji_writes_about_markdown_cards"', `avatar: ${avatar}`, 'cover: true', 'end: 팔로우하고 다음 글도 받아보세요', '---', '# 첫째 날'].join('\n');
+    const arabic = ['---', 'title: كيف تصنع بطاقات معرفية', 'author: ليلى أحمد', 'handle: "@layla"', `avatar: ${avatar}`, 'cover: true', '---', '# اليوم الأول'].join('\n');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const cover = await inRenderedPage<{ brokenWords: string[]; avatar: { width: number; border: string; shadow: string; transform: string }; authorLineWraps: boolean; handleCut: boolean }>(
+        { markdown: korean, theme: theme.id, splitMode: 'hrSplit' },
+        `(() => {
+          const title = document.querySelector('.cover-card .cover-title');
+          // A Korean word whose syllables land on two lines: Korean breaks lines between words.
+          const brokenWords = [];
+          const text = title.firstChild;
+          let at = 0;
+          for (const word of text.data.split(' ')) {
+            const range = document.createRange();
+            range.setStart(text, at);
+            range.setEnd(text, at + word.length);
+            const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+            if (tops.size > 1) brokenWords.push(word);
+            at += word.length + 1;
+          }
+          const image = document.querySelector('.cover-card .author-avatar');
+          const style = getComputedStyle(image);
+          const handle = document.querySelector('.end-card .author-handle');
+          return {
+            brokenWords,
+            avatar: { width: image.getBoundingClientRect().width, border: style.borderTopWidth, shadow: style.boxShadow, transform: style.transform },
+            handleCut: handle.scrollWidth > handle.clientWidth + 1,
+          };
+        })()`,
+      );
+      if (cover.brokenWords.length > 0) problems.push(`${theme.id}: the Korean title breaks inside ${cover.brokenWords.join(', ')}`);
+      const { width, border, shadow, transform } = cover.avatar;
+      if (Math.abs(width - 30) > 0.5 || border !== '0px' || shadow !== 'none' || transform !== 'none') {
+        problems.push(`${theme.id}: the cover avatar is ${width}px wide with border ${border}, shadow ${shadow}, transform ${transform}`);
+      }
+      if (cover.handleCut) problems.push(`${theme.id}: the closing card cuts the handle short`);
+    }
+    // An Arabic author line runs right to left: the avatar stands before the name, on its right.
+    // Its Latin handle still reads "@layla", and its title stays centred on the cover.
+    const arabicCover = await inRenderedPage<{ avatarRight: number; nameRight: number; handleDirection: string; titleOffCentre: number }>(
+      { markdown: arabic, theme: 'darktech' },
+      `(() => {
+        const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+        const titleText = document.createRange();
+        titleText.selectNodeContents(document.querySelector('.cover-card .cover-title'));
+        const lines = Array.from(titleText.getClientRects());
+        const card = box('.cover-card');
+        return {
+          avatarRight: box('.cover-card .author-avatar').right,
+          nameRight: box('.cover-card .author-name').right,
+          handleDirection: getComputedStyle(document.querySelector('.cover-card .author-handle')).direction,
+          titleOffCentre: Math.max(...lines.map((line) => Math.abs(line.left + line.width / 2 - (card.left + card.width / 2)))),
+        };
+      })()`,
+    );
+    if (arabicCover.avatarRight <= arabicCover.nameRight) problems.push('the Arabic author line puts the avatar on the left of the name');
+    if (arabicCover.handleDirection !== 'ltr') problems.push('the Latin handle in an Arabic author line reads right to left ("layla@")');
+    if (arabicCover.titleOffCentre > 12) problems.push(`the Arabic cover title is ${arabicCover.titleOffCentre}px off the card's centre`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('keeps the title and author line of a cover filled to every bound on the card, and a long signature beside the footer marks', async () => {
+    const longest = (text: string, length: number) => text.repeat(Math.ceil(length / text.length)).slice(0, length).trim();
+    const markdown = [
+      '---',
+      `title: ${longest('Fastify is a web framework focused on the best developer experience with the least overhead ', 200)}`,
+      `subtitle: ${longest('A long subtitle that goes on and on ', 100)}`,
+      `author: ${longest('Jane Q. Maintainer of Many Things ', 100)}`,
+      `handle: "@${longest('janeq_writes_about_node_', 99)}"`,
+      `tags: [${Array.from({ length: 10 }, (_, index) => longest(`averyverylongtag${index}`, 30)).join(', ')}]`,
+      'cover: true',
+      'signature: true',
+      '---',
+      '# Hi',
+    ].join('\n');
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await inRenderedPage<{ titleTop: number; authorBottom: number; contentTop: number; contentBottom: number; footerMarks: Array<{ width: number; height: number; lineHeight: number }> }>(
+        { markdown, theme: theme.id, splitMode: 'hrSplit' },
+        `(() => {
+          const box = (element) => element.getBoundingClientRect();
+          const content = box(document.querySelector('.cover-card .card-content'));
+          const footer = document.querySelector('.card:not(.cover-card) .card-footer');
+          // A footer mark (darktech's "EOF_") squeezed by the signature breaks into a column of letters.
+          const footerMarks = ['::before', '::after'].map((pseudo) => getComputedStyle(footer, pseudo))
+            .filter((style) => style.content !== 'none' && style.content !== 'normal' && style.display !== 'none' && style.position === 'static')
+            .map((style) => ({ width: parseFloat(style.width) || 0, height: parseFloat(style.height) || 0, lineHeight: parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.6 }));
+          return {
+            titleTop: box(document.querySelector('.cover-card .cover-title')).top,
+            authorBottom: box(document.querySelector('.cover-card .cover-byline')).bottom,
+            contentTop: content.top,
+            contentBottom: content.bottom,
+            footerMarks,
+          };
+        })()`,
+      );
+      if (found.titleTop < found.contentTop - 1) problems.push(`${theme.id}: the cover title starts ${found.contentTop - found.titleTop}px above the card's content`);
+      if (found.authorBottom > found.contentBottom + 1) problems.push(`${theme.id}: the cover's author line runs ${found.authorBottom - found.contentBottom}px past the card's content`);
+      for (const mark of found.footerMarks) if (mark.height > mark.lineHeight * 1.5) problems.push(`${theme.id}: a footer mark is squeezed to ${mark.width}x${mark.height}px by the signature`);
     }
     assert.deepEqual(problems, []);
   });
@@ -157,7 +265,7 @@ describe('for creators', () => {
       ['---\ncover: yes\n---\n# x', /line 2, key "cover": must be true or false; got "yes"/],
       ['---\ntitle: a\n  bad: [\n---\n# x', /not valid YAML at line \d/],
       ['---\ntitle: !!js/function "function(){}"\n---\n# x', /line 2/],
-      ['---\ntags: [a, b]\ntags: [c]\n---\n# x', /line 3.*(unique|key)/i],
+      ['---\ntags: [a, b]\ntags: [c]\n---\n# x', /line 3, key "tags": Map keys must be unique/],
       ['---\navatar: javascript:alert(1)\n---\n# x', /line 2, key "avatar": must be a data:image/],
       ['---\nsplitMode: sideways\n---\n# x', /line 2, key "splitMode": splitMode is not accepted/],
       [`---\ntitle: ${'x'.repeat(9000)}\n---\n# x`, /at most 8000/],

@@ -2,6 +2,7 @@
 // cover wears the theme's frame, colours and heading face like the cards it introduces. No AI is
 // involved: each design is a fixed layout (themes/_cover.css) of the title and the keywords, with
 // the title's size computed from its length and the card's size so it fills its space.
+import { cjkShare } from '../markdown/cjk-blocks.js';
 import type { CoverRequest } from '../request/cover-schema.js';
 
 export interface CoverDesign {
@@ -11,6 +12,16 @@ export interface CoverDesign {
 }
 
 export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * The attributes the Markdown stage gives a text block (markdown/cjk-blocks.ts, text-direction.ts),
+ * for a cover's texts, which are not Markdown: a Korean title breaks between words, not syllables,
+ * and an Arabic one runs right to left.
+ */
+export function textBlockAttributes(text: string): string {
+  const share = cjkShare(text);
+  return ` dir="auto"${share.cjk ? ' data-cjk' : ''}${share.korean ? ' data-korean' : ''}`;
+}
 
 /** The first `count` designs, each a different layout. */
 export function coverDesigns(request: CoverRequest): CoverDesign[] {
@@ -26,8 +37,8 @@ function centered(request: CoverRequest, title: string, subtitle: string): Cover
   return {
     name: 'cover-center',
     html:
-      `<div class="cover cover-center"><h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
-      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      `<div class="cover cover-center"><h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords, 'cover-tags cover-tags-filled') +
       '</div>',
   };
@@ -42,9 +53,9 @@ function poster(request: CoverRequest, title: string, subtitle: string): CoverDe
     html:
       '<div class="cover cover-poster">' +
       (kicker ? `<p class="cover-kicker">${escapeHtml(kicker)}</p>` : '') +
-      `<h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
       '<div class="cover-rule"></div>' +
-      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords, 'cover-tags cover-tags-hash') +
       '</div>',
   };
@@ -60,8 +71,8 @@ function stacked(request: CoverRequest, title: string, subtitle: string): CoverD
       '<div class="cover cover-stack">' +
       (band ? `<p class="cover-band">${band}</p>` : '<p class="cover-band cover-band-mark">“</p>') +
       '<div class="cover-rule"></div>' +
-      `<h1 class="cover-title" style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
-      (subtitle ? `<p class="cover-subtitle">${escapeHtml(subtitle)}</p>` : '') +
+      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords.slice(3), 'cover-tags cover-tags-outline') +
       '</div>',
   };

@@ -13,21 +13,27 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const hangul = /\p{Script=Hangul}/u;
 const letter = /\p{L}/u;
 
+/** Whether `text` is mostly CJK (`cjk`) and mostly Korean (`korean`), counting letters only. */
+export function cjkShare(text: string): { cjk: boolean; korean: boolean } {
+  let letters = 0;
+  let cjkLetters = 0;
+  let hangulLetters = 0;
+  for (const character of text) {
+    if (!letter.test(character)) continue;
+    letters++;
+    if (cjk.test(character)) cjkLetters++;
+    if (hangul.test(character)) hangulLetters++;
+  }
+  return { cjk: letters > 0 && cjkLetters * 2 >= letters, korean: letters > 0 && hangulLetters * 2 >= letters };
+}
+
 export function rehypeMarkCjkBlocks() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
       if (!textBlocks.has(node.tagName)) return;
-      let letters = 0;
-      let cjkLetters = 0;
-      let hangulLetters = 0;
-      for (const character of textOf(node)) {
-        if (!letter.test(character)) continue;
-        letters++;
-        if (cjk.test(character)) cjkLetters++;
-        if (hangul.test(character)) hangulLetters++;
-      }
-      if (letters > 0 && cjkLetters * 2 >= letters) node.properties.dataCjk = '';
-      if (letters > 0 && hangulLetters * 2 >= letters) node.properties.dataKorean = '';
+      const share = cjkShare(textOf(node));
+      if (share.cjk) node.properties.dataCjk = '';
+      if (share.korean) node.properties.dataKorean = '';
     });
   };
 }

@@ -16,6 +16,12 @@ const containers = new Set(['ul', 'ol', 'li', 'blockquote', 'table', 'dl']);
 const firstLetter = /\p{L}/u;
 const rightToLeft = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Adlam}]/u;
 
+/** Whether `text`'s first letter is of a right-to-left script: the direction of a container of blocks with their own `dir`. */
+export function runsRightToLeft(text: string): boolean {
+  const letter = firstLetter.exec(text)?.[0];
+  return letter !== undefined && rightToLeft.test(letter);
+}
+
 export function rehypeTextDirection() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
@@ -26,8 +32,7 @@ export function rehypeTextDirection() {
         if (firstLetter.test(textOf(node))) node.properties.dir = 'auto';
       }
       else if (containers.has(node.tagName)) {
-        const letter = firstLetter.exec(textOf(node))?.[0];
-        if (letter && rightToLeft.test(letter)) node.properties.dir = 'rtl';
+        if (runsRightToLeft(textOf(node))) node.properties.dir = 'rtl';
       }
     });
   };

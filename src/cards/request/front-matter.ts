@@ -76,12 +76,16 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
   const lineCounter = new LineCounter();
   // Core schema: plain scalars are strings, numbers, booleans and null, never dates or objects of
   // a custom tag; an unknown tag (!!js/function, !foo) is an error rather than a string.
-  const document = parseDocument(block.yaml, { lineCounter, schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false, version: '1.2' });
+  // logLevel 'error': a list or mapping used as a key deeper in a value is stringified quietly, not
+  // told as a process warning in the service's log for every request that sends one.
+  const document = parseDocument(block.yaml, { lineCounter, schema: 'core', customTags: [], uniqueKeys: true, prettyErrors: false, version: '1.2', logLevel: 'error' });
   // The block's first line is line 2 of the document (after `---`).
   const lineOf = (offset: number) => lineCounter.linePos(offset).line + 1;
   const problem = document.errors[0] ?? document.warnings[0];
   if (problem) {
-    throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}: ${firstLine(problem.message)}`);
+    // A repeated key is named: the creator looks for the key, not for "Map keys must be unique".
+    const key = problem.code === 'DUPLICATE_KEY' ? `, key ${JSON.stringify(/^[^:\n]*/.exec(block.yaml.slice(problem.pos[0]))![0].trim().slice(0, 40))}` : '';
+    throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}${key}: ${firstLine(problem.message)}`);
   }
   if (document.contents === null) return { fields: {}, creator: {}, ignoredKeys: [] };
   if (!isMap(document.contents)) throw invalidRequest('The front matter at line 2 must be "key: value" lines.');
@@ -97,7 +101,8 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
   const ignoredKeys: string[] = [];
   for (const pair of document.contents.items as Pair[]) {
     const line = lineOf((pair.key as { range?: [number] } | null)?.range?.[0] ?? 0);
-    const key = isScalar(pair.key) ? String(pair.key.value) : '';
+    if (!isScalar(pair.key)) throw invalidRequest(`The front matter at line ${line}: a key must be a word, e.g. "title:"; got a list or mapping.`);
+    const key = String(pair.key.value);
     const at = `The front matter at line ${line}, key "${key}"`;
     const value = data[key] ?? null;
     if (requestKeys.has(key)) {
