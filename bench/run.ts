@@ -7,10 +7,15 @@
 //
 // Knobs: BENCH_SECONDS (throughput phase, default 20), BENCH_MEMORY_CARDS (mixed cards rendered
 // before memory is read, default 2000), BENCH_WARM (warm requests per representative card, default 15).
+// BENCH_ONLY=startup measures only the start-up rows (start to ready, the first request right after
+// ready, `npm start` to ready) over BENCH_STARTS fresh starts (default 5), with the CPU time the
+// service and Chromium used until ready, and BENCH_NPM_STARTS (default 3) of `npm start`; it writes
+// bench/results/startup-latest.json; no naive baseline. It takes a minute or two, so before/after comparisons can be made in one sitting.
 import fs from 'node:fs';
 import path from 'node:path';
 import { codeAndMathCard, defaultCard, longDocument, representativeSet } from './lib/documents.js';
 import { treePssMb } from './lib/memory.js';
+import { startUpRows } from './lib/start-up-rows.js';
 import { naiveRenderer } from './lib/naive-render.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { median, percentile, timeSequential } from './lib/stats.js';
@@ -287,7 +292,7 @@ async function main(): Promise<void> {
   console.log(`\n${targets.filter((f) => f.met).length}/${targets.length} targets met; results written to ${file}`);
 }
 
-main().catch((error) => {
+(process.env.BENCH_ONLY === 'startup' ? startUpRows(Number(process.env.BENCH_STARTS ?? 5), warmPerCard, Number(process.env.BENCH_NPM_STARTS ?? 3)) : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });

@@ -77,7 +77,7 @@ class Recorder implements PoolObserver {
 
 const silent = pino({ level: 'silent' });
 
-function makePool(options: { concurrency?: number; queueMax?: number; requestTimeoutMs?: number } = {}) {
+function makePool(options: { concurrency?: number; queueMax?: number; requestTimeoutMs?: number; busyElsewhere?: () => boolean } = {}) {
   const factory = new FakeFactory();
   const observer = new Recorder();
   const pool = new PagePool({
@@ -87,6 +87,7 @@ function makePool(options: { concurrency?: number; queueMax?: number; requestTim
     requestTimeoutMs: options.requestTimeoutMs,
     log: silent,
     observer,
+    busyElsewhere: options.busyElsewhere,
   });
   return { pool, factory, observer };
 }
@@ -518,6 +519,29 @@ describe('page pool: warm-up', () => {
     assert.equal(factory.pages.length, 3);
     await pool.close();
     assert.ok(factory.pages.every((page) => page.closed));
+  });
+});
+
+describe('page pool: warm-up when quiet', () => {
+  it('warmWhenQuiet() opens no page while requests are in progress elsewhere, then its pages once they are done', async () => {
+    let elsewhere = true;
+    const { pool, factory } = makePool({ concurrency: 2, busyElsewhere: () => elsewhere });
+    pool.warmWhenQuiet();
+    await tick(600);
+    assert.equal(factory.pages.length, 0, 'a page was warmed while a request was in progress');
+    elsewhere = false;
+    const deadlineAt = performance.now() + 10_000;
+    while (pool.openPages < 2 && performance.now() < deadlineAt) await tick(20);
+    assert.equal(pool.openPages, 2);
+    await pool.close();
+  });
+
+  it('a request that comes before the quiet warm-up opens the page it needs', async () => {
+    const { pool, factory } = makePool({ concurrency: 1, busyElsewhere: () => true });
+    pool.warmWhenQuiet();
+    assert.equal(await pool.run(never(), async (page) => page.id), 1);
+    assert.equal(factory.pages.length, 1);
+    await pool.close();
   });
 });
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../test/helpers/service.js';
+import { treeCpuSeconds } from './memory.js';
 
 export const benchApiKey = 'bench-key-0123456789abcdef';
 
@@ -13,6 +14,8 @@ export interface ServiceProcess {
   pid: number;
   /** From spawning the process to /health answering (the browser is warm by then). */
   startToReadyMs: number;
+  /** CPU seconds used until ready by the service (all its threads) and by its descendants (Chromium); see treeCpuSeconds. */
+  cpuAtReady: { service: number; descendants: number };
   generate(body: unknown): Promise<Response>;
   stop(): Promise<void>;
 }
@@ -52,11 +55,14 @@ export async function startServiceProcess(env: Record<string, string> = {}, how:
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const startToReadyMs = performance.now() - started;
+  // With `npm start` the service is npm's child: the tree then counts npm and the build check too.
+  const cpuAtReady = treeCpuSeconds(child.pid!);
 
   return {
     baseUrl,
     pid: child.pid!,
     startToReadyMs,
+    cpuAtReady,
     generate: (body) =>
       fetch(`${baseUrl}/api/generate`, {
         method: 'POST',

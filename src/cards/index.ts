@@ -26,7 +26,7 @@ import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
 import type { ThemeThumbnails, Thumbnail } from './thumbnails.js';
-import { openMarkdownPool } from './markdown/markdown-pool.js';
+import { markdownPoolOptions, openMarkdownPool } from './markdown/markdown-pool.js';
 import { packageVersion } from '../version.js';
 
 export { normalizeRequest } from './request/normalize.js';
@@ -116,7 +116,18 @@ export function createCards(options: CardsOptions): Cards {
   const themes = loadThemes(settings.themesDir);
   for (const problem of themes.problems) log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
   const shellHtml = buildShellDocument(themes);
+  // Operations under way, whatever their stage: the render pages warm spares only when there are none.
+  let inProgress = 0;
+  const counted = async <T>(work: () => Promise<T>): Promise<T> => {
+    inProgress += 1;
+    try {
+      return await work();
+    } finally {
+      inProgress -= 1;
+    }
+  };
   const renderer = new Renderer({
+    requestsInProgress: () => inProgress > 0,
     shellHtml,
     concurrency: settings.renderConcurrency,
     queueMax: settings.queueMax,
@@ -130,12 +141,8 @@ export function createCards(options: CardsOptions): Cards {
     observer: options.observer,
   });
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
-  const markdownPool = openMarkdownPool({
-    threads: settings.markdownThreads,
-    cpuLimitMs: settings.markdownCpuLimitMs,
-    queueMax: settings.queueMax,
-    previewQueueMax: settings.previewQueueMax,
-  });
+  // The service opens it earlier, while it imports the rest of itself (http/run-server.ts): this is then the same pool.
+  const markdownPool = openMarkdownPool(markdownPoolOptions(settings));
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
   const parts: PipelineParts = { renderer, themes, log, remoteImages, renderLimits: settings.renderLimits };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
@@ -158,30 +165,32 @@ export function createCards(options: CardsOptions): Cards {
     async start() {
       // Chromium is launched first; the stages load and every Markdown worker loads the
       // pipeline's core while it starts. A warm-up document is bounded by the workers' CPU budget
-      // like any other.
-      await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp()]);
-      // Ready. What loads on first use (Shiki's grammars, KaTeX, MDX) is warmed now, in the
-      // background, so neither readiness nor the first request waits for it.
-      markdownPool.warmLazyParts();
+      // like any other. Once a worker has its core, it goes on to what loads on first use
+      // (Shiki's grammars, KaTeX, MDX), still while Chromium starts, so a code block or a formula
+      // right after ready does not pay for them; readiness does not wait for that, and the workers
+      // run at a lower priority than the thread and the browser it waits for (markdown-worker.ts).
+      await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp().then(() => markdownPool.warmLazyParts())]);
     },
 
-    preview: async (request, signal, meter) => (await loadStages()).previewRequest(previewParts, request, signal, meter),
+    preview: (request, signal, meter) => counted(async () => (await loadStages()).previewRequest(previewParts, request, signal, meter)),
 
-    render: async (request, signal) => (await loadStages()).renderRequest(parts, request, signal),
+    render: (request, signal) => counted(async () => (await loadStages()).renderRequest(parts, request, signal)),
 
-    generate: (request, signal, options_ = {}) => countStorageFailures(generate(request, signal, options_)),
+    generate: (request, signal, options_ = {}) => counted(() => countStorageFailures(generate(request, signal, options_))),
 
-    async thumbnail(theme, mode) {
-      thumbnails ??= new (await loadStages()).ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
-      return thumbnails.get(theme, mode);
-    },
+    thumbnail: (theme, mode) =>
+      counted(async () => {
+        thumbnails ??= new (await loadStages()).ThemeThumbnails(parts, settings.thumbnailTimeoutMs);
+        return thumbnails.get(theme, mode);
+      }),
 
-    renderCover: async (request, signal) => (await loadStages()).renderCover(parts, request, signal),
+    renderCover: (request, signal) => counted(async () => (await loadStages()).renderCover(parts, request, signal)),
 
-    async cover(request, signal) {
-      if (!store) throw new Error('createCards() was given no storage, so it cannot store covers; use renderCover().');
-      return countStorageFailures((await loadStages()).generateCover({ ...parts, ...(await store) }, request, signal));
-    },
+    cover: (request, signal) =>
+      counted(async () => {
+        if (!store) throw new Error('createCards() was given no storage, so it cannot store covers; use renderCover().');
+        return countStorageFailures((await loadStages()).generateCover({ ...parts, ...(await store) }, request, signal));
+      }),
 
     async close() {
       await Promise.all([renderer.close(), markdownPool.close()]);

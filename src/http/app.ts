@@ -96,8 +96,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   try {
     const { setUpService } = await import('./set-up-service.js');
     const { apiKeys, warmedUp } = await setUpService(server, { config, cards, metrics, storage: await storage, redis });
-    await Promise.all([cardsStarted, warmedUp]);
-    await server.ready();
+    // Fastify loads its plugins (the API reference, static files) while the browser warms its page.
+    await Promise.all([cardsStarted, warmedUp, server.ready()]);
     return { server, config, cards, storage: await storage, apiKeys, metrics };
   } catch (error) {
     await cardsStarted.catch(() => {});

@@ -36,9 +36,23 @@ export async function runServer(options: ConfigOptions = {}): Promise<void> {
   // there is nothing to re-read, and the default action would end the process.
   process.on('SIGHUP', () => app?.apiKeys.reload());
 
+  // The Markdown workers start loading the pipeline (about a second of CPU each, Shiki and KaTeX
+  // included) now, on their own threads, while this thread imports the rest of the service and the
+  // browser starts: the service's Cards open the same pool (markdown-pool.ts) and find it warm.
+  const { markdownPoolOptions, openMarkdownPool } = await import('../cards/markdown/markdown-pool.js');
+  const markdownWorkers = openMarkdownPool(markdownPoolOptions(config));
+  markdownWorkers.warmUp().then(
+    () => markdownWorkers.warmLazyParts(),
+    () => undefined, // the service's own warm-up reports it
+  );
   const { buildApp } = await import('./app.js');
   if (stopSignal) process.exit(0);
-  app = await buildApp(config);
+  try {
+    app = await buildApp(config);
+  } finally {
+    // The service holds the pool from now on and closes it when it stops.
+    await markdownWorkers.close();
+  }
   const { server } = app;
   if (stopSignal) return runShutdown(app, stopSignal);
 

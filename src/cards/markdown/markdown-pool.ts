@@ -54,6 +54,16 @@ export interface MarkdownTaskOptions extends RenderMarkdownOptions {
 /** Heap of one worker; a document that needs more is stopped like one over its CPU budget. */
 export const workerMemoryLimitMb = 512;
 
+/** The pool's options from the service's settings (src/config.ts names them). */
+export function markdownPoolOptions(settings: { markdownThreads: number; markdownCpuLimitMs: number; queueMax: number; previewQueueMax?: number }): MarkdownPoolOptions {
+  return {
+    threads: settings.markdownThreads,
+    cpuLimitMs: settings.markdownCpuLimitMs,
+    queueMax: settings.queueMax,
+    previewQueueMax: settings.previewQueueMax,
+  };
+}
+
 export const defaultMarkdownPoolOptions: MarkdownPoolOptions = {
   threads: Math.max(2, Math.min(4, os.availableParallelism())),
   cpuLimitMs: 5000,
@@ -368,7 +378,7 @@ let shared: { pool: MarkdownPool; users: number } | undefined;
 /**
  * Starts the pool with these options (if it is not running). warmUp() waits until every worker has
  * loaded the pipeline's core; warmLazyParts() then has them load what the first code block, formula
- * or MDX document would (called once the service is ready, so it never delays readiness).
+ * or MDX document would, in the background (the workers run at a lower priority).
  */
 export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; warmLazyParts(): void; close(): Promise<void> } {
   if (shared && shared.users === 0) {

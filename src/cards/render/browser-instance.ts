@@ -8,9 +8,14 @@
 // and its helpers were re-parented to init.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import { chromium, type Browser, type CDPSession } from 'playwright-core';
+import { createRequire } from 'node:module';
+import type { Browser, CDPSession } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
+
+// Playwright is a CommonJS package: imported from ESM, Node scans its modules' source for their
+// named exports first, which cost 0.2–0.3 s of CPU on every start, before Chromium could be launched.
+const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
 
 /**
  * Flags measured on this project's machine (docs/performance.md#chromium-flags): no background networking

@@ -48,6 +48,11 @@ export interface PagePoolOptions<P extends PoolPage> {
   requestTimeoutMs?: number;
   log: Logger;
   observer?: PoolObserver;
+  /**
+   * Whether requests are in progress elsewhere (in the other lane, or still becoming HTML before
+   * they ask for a page): a spare page is warmed only when this pool and they are quiet.
+   */
+  busyElsewhere?: () => boolean;
 }
 
 interface Waiter<P> {
@@ -99,6 +104,14 @@ export class PagePool<P extends PoolPage> {
       this.pump();
       throw error;
     }
+    this.warmWhenQuiet();
+  }
+
+  /**
+   * Opens no page now: the pages (the first one too) are warmed one at a time once the service has
+   * been quiet for a moment (see warmSparePages), or opened by the requests that need them first.
+   */
+  warmWhenQuiet(): void {
     this.quietSince = performance.now();
     this.spareWarmUpTimer = setInterval(() => this.warmSparePages(), spareWarmUpCheckMs);
     this.spareWarmUpTimer.unref();
@@ -115,7 +128,7 @@ export class PagePool<P extends PoolPage> {
       clearInterval(this.spareWarmUpTimer);
       return;
     }
-    if (this.busy > 0 || this.waiting.length > 0) this.quietSince = now;
+    if (this.inUse || this.options.busyElsewhere?.()) this.quietSince = now;
     if (this.warmingSpare || now - this.quietSince < spareWarmUpQuietMs) return;
     this.warmingSpare = true;
     this.openPage().then(
@@ -137,6 +150,11 @@ export class PagePool<P extends PoolPage> {
   /** Requests waiting in the queue: those a page being opened will not serve. */
   get queueLength(): number {
     return Math.max(0, this.waiting.length - this.opening);
+  }
+
+  /** Whether a request renders on a page of this pool or waits for one. */
+  get inUse(): boolean {
+    return this.busy > 0 || this.waiting.length > 0;
   }
 
   /** Renders running now. */

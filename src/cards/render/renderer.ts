@@ -39,6 +39,8 @@ export interface RendererOptions {
   probeIntervalMs?: number;
   log: Logger;
   observer?: RenderObserver;
+  /** Whether requests are in progress before they reach a page (e.g. in the Markdown workers); spare pages wait for them. */
+  requestsInProgress?: () => boolean;
   /** How long one diagram may take to draw (default diagramLimits.renderTimeoutMs); for tests. */
   diagramTimeoutMs?: number;
 }
@@ -64,6 +66,8 @@ export class Renderer {
         this.diagrams.refresh();
       },
     });
+    // A lane warms a spare page only when neither lane renders and no request is on its way to one,
+    // so a warm-up never takes Chromium's CPU from a request (the first ones after start above all).
     this.pool = new PagePool<FleetPage>({
       factory: this.fleet,
       concurrency: options.concurrency,
@@ -71,6 +75,7 @@ export class Renderer {
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
+      busyElsewhere: () => this.previewPool.inUse || (options.requestsInProgress?.() ?? false),
     });
     const previewLane = { concurrency: options.previewConcurrency ?? 1, queueMax: options.previewQueueMax ?? 4 };
     this.previewPool = new PagePool<FleetPage>({
@@ -79,6 +84,7 @@ export class Renderer {
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
       observer,
+      busyElsewhere: () => this.pool.inUse || (options.requestsInProgress?.() ?? false),
     });
     // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts),
     // in lanes as large as the render pages' (at most two pages for the requests).
@@ -98,8 +104,9 @@ export class Renderer {
   async start(): Promise<void> {
     await this.pool.start();
     this.fleet.start();
-    // The preview lane warms its page after the requests' lane is ready, so readiness never waits for it.
-    this.previewPool.start().catch(() => {});
+    // The preview lane warms its page once the service is quiet, so neither readiness nor the
+    // first requests wait for it; a preview that comes first opens it.
+    this.previewPool.warmWhenQuiet();
   }
 
   /**

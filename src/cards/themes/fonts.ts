@@ -2,8 +2,14 @@
 // every machine that runs this version and CJK or emoji never fall back to tofu boxes.
 // The browser page has no network: it asks for `/fonts/<package>/files/<file>` on the page's own
 // origin and the renderer answers from node_modules (see resolveFontFile).
+//
+// The @font-face rules (2.8 MB, some 2,800 faces rewritten) are built by `npm run build` into
+// dist/ (scripts/write-font-faces.mjs), next to the compiled module, and read from there at start:
+// building them took 0.4 s of CPU before the browser could be launched. Run from source (tests,
+// tsx), or with a build made for other font packages, they are built on first use instead.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { resolveKatexFontFile } from '../markdown/math.js';
 import { nodeModulesDir } from '../../paths.js';
 
@@ -150,10 +156,14 @@ let fontFaceCssOnce: string | undefined;
 
 /** All @font-face rules, with URLs pointing at the renderer's `/fonts/` route. */
 export function fontFaceCss(): string {
-  // Built once per process: it reads some forty files and is asked for by the shell document and the web page.
-  if (fontFaceCssOnce !== undefined) return fontFaceCssOnce;
+  // Once per process: it is asked for by the shell document and the web page.
+  fontFaceCssOnce ??= prebuiltFontFaces.read() ?? buildFontFaceCss();
+  return fontFaceCssOnce;
+}
+
+function buildFontFaceCss(): string {
   const files = fontCssFiles();
-  fontFaceCssOnce = files
+  return files
     .map(({ font, css }) => {
       const fontFolder = font.dir ? /url\((['"]?)\.\//g : /url\((['"]?)\.\/files\//g;
       // Only the package's files: a face never names a font installed on the host.
@@ -162,8 +172,37 @@ export function fontFaceCss(): string {
       return withWeight(dropCodePoints(supplement, font.drop ?? []), font.weight);
     })
     .join('\n');
-  return fontFaceCssOnce;
 }
+
+/**
+ * The rules as the build writes them (scripts/write-font-faces.mjs), headed by the name and version
+ * of every font package, so a build read with other packages installed is ignored, never served.
+ */
+export const prebuiltFontFaces = {
+  /** Next to this module: dist/cards/themes/ once built. */
+  file: path.join(path.dirname(fileURLToPath(import.meta.url)), 'font-faces.css'),
+  header(): string {
+    const versions = bundledFonts.map(({ pkg }) => {
+      const { version } = JSON.parse(fs.readFileSync(path.join(nodeModulesDir, pkg, 'package.json'), 'utf8')) as { version: string };
+      return `${pkg}@${version}`;
+    });
+    return `/* cardwright font faces for ${versions.join(' ')} */\n`;
+  },
+  /** What the build writes: the header, then the rules built now. */
+  contents(): string {
+    return this.header() + buildFontFaceCss();
+  },
+  read(): string | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch {
+      return undefined; // not built: run from source
+    }
+    const header = this.header();
+    return text.startsWith(header) ? text.slice(header.length) : undefined;
+  },
+};
 
 /** Family names of every bundled face, so a check can tell bundled fonts from the host's. */
 export function bundledFamilies(): string[] {
