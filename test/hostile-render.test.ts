@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import sharp from 'sharp';
 import { watchHealth } from './helpers/health-watch.js';
 import { assertHealthy, post } from './helpers/hostile.js';
 import { countNear, decodePng, download } from './helpers/images.js';
@@ -240,6 +241,39 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
       }),
       { numRuns: 10 },
     );
+  });
+});
+
+describe('a large WebP card of fine gradients', () => {
+  let service: RunningService;
+
+  before(async () => {
+    // Probes twice a second: a browser busy compressing an image for seconds is killed at once.
+    service = await startService({ RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '500', CARD_RENDER_TIMEOUT_MS: '50000' });
+  });
+  after(async () => service?.close());
+
+  it('is compressed off the browser: the browser keeps answering, is never killed, and the card arrives', async () => {
+    // Chromium took 22 s to compress this card as WebP, answering nothing meanwhile: its probe
+    // killed it twice and the request ended in a 500 after 40 s.
+    const background = 'repeating-linear-gradient(45deg, red 0 1px, blue 1px 2px), repeating-radial-gradient(circle, green 0 1px, yellow 1px 3px)';
+    const health = watchHealth(service.baseUrl);
+    const heavy = post(service.baseUrl, '/api/generate', { markdown: '# Noise', width: 2000, height: 4000, scale: 2, format: 'webp', background }, { 'x-api-key': testApiKey });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const normal = await post(service.baseUrl, '/api/generate', { markdown: '# Paid for too' }, { 'x-api-key': testApiKey });
+    const { status, json } = await heavy;
+    assertHealthy(await health.stop(), 'a large WebP card');
+
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.deepEqual([json.images[0].width, json.images[0].height], [4000, 8000]);
+    const { bytes } = await download(json.images[0].url);
+    const { format, width, height } = await sharp(bytes).metadata();
+    assert.deepEqual([format, width, height], ['webp', 4000, 8000]);
+    // Both gradients are there: the image is not one flat colour.
+    const { channels } = await sharp(bytes).stats();
+    assert.ok(channels.slice(0, 3).some((channel) => channel.stdev > 40), 'the card shows its gradients');
+    assert.equal(normal.status, 200, JSON.stringify(normal.json));
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 0, 'the browser kept answering its probes');
   });
 });
 
