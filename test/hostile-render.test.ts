@@ -370,6 +370,37 @@ describe('previews: render pages of their own, and a budget charged by what they
     assert.equal(answers.find((answer) => answer.status === 503)!.json.error, 'overloaded');
   });
 
+  it('SVGs of previews are drawn in turns of their own: a generate request with an SVG never waits behind them', async () => {
+    // Each of these takes the full 5 s an SVG may draw for; six of them held every drawing turn of
+    // the service for 10 to 15 s.
+    const filters = '<feGaussianBlur stdDeviation="300"/><feMorphology radius="100"/>'.repeat(150);
+    const slow = (i: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f">${filters}</filter><rect width="2000" height="2000" filter="url(#f)"/><desc>${i}</desc></svg>`;
+    const markdown = Array.from({ length: 6 }, (_, i) => `<img alt="slow ${i}" src="${svgDataUrl(slow(i))}">`).join('\n');
+    // Warm: the first drawing of a service loads what drawing needs.
+    assert.equal((await post(service.baseUrl, '/api/generate', { markdown: `![red](${svgDataUrl(redSvg)}) warm` }, { 'x-api-key': testApiKey })).status, 200);
+    const hangUp = new AbortController();
+    const preview = fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from('198.51.100.40') },
+      body: JSON.stringify({ markdown }),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    try {
+      const drawing = () => listProcesses().some((p) => p.cmdline.includes('svg-raster-process'));
+      assert.ok(await eventually(drawing, 20_000), "the preview's SVGs are being drawn");
+      const generated = await post(service.baseUrl, '/api/generate', { markdown: `![red](${svgDataUrl(redSvg)})` }, { 'x-api-key': testApiKey });
+      assert.equal(generated.status, 200, JSON.stringify(generated.json));
+      assert.equal(generated.json.warnings, undefined, 'the SVG was drawn');
+      assert.ok(generated.ms < 5000, `generate waited ${Math.round(generated.ms)} ms for the previews' SVGs`);
+      assert.ok(drawing(), "the preview's SVGs were still being drawn");
+    } finally {
+      // The preview's client hangs up: its drawings are killed, none is left.
+      hangUp.abort();
+      await preview;
+    }
+    assert.ok(await eventually(() => !listProcesses().some((p) => p.cmdline.includes('svg-raster-process')), 10_000), 'a drawing process is left');
+  });
+
   /** A document of `count` remote images, each a different URL, written as reference-style images. */
   const referenceImages = (count: number, tag: string) =>
     `${Array.from({ length: count }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: count }, (_, i) => `[r${i}]: ${images.origin}/red.png?${tag}-${i}`).join('\n')}`;
