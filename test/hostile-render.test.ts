@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import sharp from 'sharp';
 import { watchHealth } from './helpers/health-watch.js';
 import { assertHealthy, post } from './helpers/hostile.js';
 import { countNear, decodePng, download } from './helpers/images.js';
@@ -243,6 +244,85 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
   });
 });
 
+describe('a large WebP card of fine gradients', () => {
+  let service: RunningService;
+
+  before(async () => {
+    // Probes twice a second: a browser busy compressing an image for seconds is killed at once.
+    service = await startService({ RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '500', CARD_RENDER_TIMEOUT_MS: '50000' });
+  });
+  after(async () => service?.close());
+
+  it('is compressed off the browser: the browser keeps answering, is never killed, and the card arrives', async () => {
+    // Chromium took 22 s to compress this card as WebP, answering nothing meanwhile: its probe
+    // killed it twice and the request ended in a 500 after 40 s.
+    const background = 'repeating-linear-gradient(45deg, red 0 1px, blue 1px 2px), repeating-radial-gradient(circle, green 0 1px, yellow 1px 3px)';
+    const health = watchHealth(service.baseUrl);
+    const heavy = post(service.baseUrl, '/api/generate', { markdown: '# Noise', width: 2000, height: 4000, scale: 2, format: 'webp', background }, { 'x-api-key': testApiKey });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const normal = await post(service.baseUrl, '/api/generate', { markdown: '# Paid for too' }, { 'x-api-key': testApiKey });
+    const { status, json } = await heavy;
+    assertHealthy(await health.stop(), 'a large WebP card');
+
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.deepEqual([json.images[0].width, json.images[0].height], [4000, 8000]);
+    const { bytes } = await download(json.images[0].url);
+    const { format, width, height } = await sharp(bytes).metadata();
+    assert.deepEqual([format, width, height], ['webp', 4000, 8000]);
+    // Both gradients are there: the image is not one flat colour.
+    const { channels } = await sharp(bytes).stats();
+    assert.ok(channels.slice(0, 3).some((channel) => channel.stdev > 40), 'the card shows its gradients');
+    assert.equal(normal.status, 200, JSON.stringify(normal.json));
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 0, 'the browser kept answering its probes');
+  });
+});
+
+describe('a preview that leaves its browser unanswering', () => {
+  let service: RunningService;
+
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '1', RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '300' });
+  });
+  after(async () => service?.close());
+
+  it('takes down only the previews\' browser: /api/generate keeps its own and is answered at once throughout', async () => {
+    const renderer = service.app.cards.renderer;
+    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the previews\' browser started');
+    const requestsBrowser = renderer.browserPid!;
+    const previewsBrowser = renderer.previewBrowserPid!;
+    assert.notEqual(previewsBrowser, requestsBrowser, 'previews have a browser of their own');
+    assert.equal((await service.generate({ markdown: '# Before' })).status, 200);
+
+    // A card the browser struggles to capture (stacked gradients on a 2,000×4,000 card) leaves the
+    // browser process unanswering for seconds, until its health probe kills it: a stopped process
+    // is that browser, at once and for as long as the test needs.
+    const health = watchHealth(service.baseUrl);
+    process.kill(-previewsBrowser, 'SIGSTOP');
+    try {
+      const preview = post(service.baseUrl, '/api/preview', { markdown: '# Split\n\ntext', splitMode: 'autoSplit' });
+      const started = performance.now();
+      // The probe answers within 5 s or kills the browser; a shared browser held every request that long.
+      while (performance.now() - started < 7000) {
+        const generated = await post(service.baseUrl, '/api/generate', { markdown: `# Paid for ${Math.random()}` }, { 'x-api-key': testApiKey });
+        assert.equal(generated.status, 200, JSON.stringify(generated.json));
+        assert.ok(generated.ms < 3000, `generate waited ${Math.round(generated.ms)} ms while the previews' browser did not answer`);
+      }
+      const previewed = await preview;
+      assert.equal(previewed.status, 200, JSON.stringify(previewed.json));
+    } finally {
+      try {
+        process.kill(-previewsBrowser, 'SIGCONT');
+      } catch {
+        // killed already, as it should be
+      }
+    }
+    assertHealthy(await health.stop(), 'a frozen preview browser');
+    assert.equal(renderer.browserPid, requestsBrowser, 'the browser of /api/generate was never replaced');
+    assert.notEqual(renderer.previewBrowserPid, previewsBrowser, 'the previews\' browser was replaced');
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
+  });
+});
+
 describe('previews: render pages of their own, and a budget charged by what they cost', () => {
   let service: RunningService;
   let images: LocalImageServer;
@@ -288,6 +368,37 @@ describe('previews: render pages of their own, and a budget charged by what they
     const statuses = answers.map((answer) => answer.status).sort();
     assert.deepEqual(statuses, [200, 200, 503], answers.map((answer) => String(answer.json.message).slice(0, 200)).join(' | '));
     assert.equal(answers.find((answer) => answer.status === 503)!.json.error, 'overloaded');
+  });
+
+  it('SVGs of previews are drawn in turns of their own: a generate request with an SVG never waits behind them', async () => {
+    // Each of these takes the full 5 s an SVG may draw for; six of them held every drawing turn of
+    // the service for 10 to 15 s.
+    const filters = '<feGaussianBlur stdDeviation="300"/><feMorphology radius="100"/>'.repeat(150);
+    const slow = (i: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f">${filters}</filter><rect width="2000" height="2000" filter="url(#f)"/><desc>${i}</desc></svg>`;
+    const markdown = Array.from({ length: 6 }, (_, i) => `<img alt="slow ${i}" src="${svgDataUrl(slow(i))}">`).join('\n');
+    // Warm: the first drawing of a service loads what drawing needs.
+    assert.equal((await post(service.baseUrl, '/api/generate', { markdown: `![red](${svgDataUrl(redSvg)}) warm` }, { 'x-api-key': testApiKey })).status, 200);
+    const hangUp = new AbortController();
+    const preview = fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...from('198.51.100.40') },
+      body: JSON.stringify({ markdown }),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    try {
+      const drawing = () => listProcesses().some((p) => p.cmdline.includes('svg-raster-process'));
+      assert.ok(await eventually(drawing, 20_000), "the preview's SVGs are being drawn");
+      const generated = await post(service.baseUrl, '/api/generate', { markdown: `![red](${svgDataUrl(redSvg)})` }, { 'x-api-key': testApiKey });
+      assert.equal(generated.status, 200, JSON.stringify(generated.json));
+      assert.equal(generated.json.warnings, undefined, 'the SVG was drawn');
+      assert.ok(generated.ms < 5000, `generate waited ${Math.round(generated.ms)} ms for the previews' SVGs`);
+      assert.ok(drawing(), "the preview's SVGs were still being drawn");
+    } finally {
+      // The preview's client hangs up: its drawings are killed, none is left.
+      hangUp.abort();
+      await preview;
+    }
+    assert.ok(await eventually(() => !listProcesses().some((p) => p.cmdline.includes('svg-raster-process')), 10_000), 'a drawing process is left');
   });
 
   /** A document of `count` remote images, each a different URL, written as reference-style images. */

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -343,5 +344,34 @@ describe('hostile documents are refused in bounded time while /health keeps answ
       }),
       { numRuns: 14 },
     );
+  });
+});
+
+describe('a disk too full for one more request', () => {
+  it('makes /ready answer 503 naming the free space, though an empty file can still be written', async () => {
+    // The disk is made "too full" by asking for more room than it has: MAX_REQUEST_MB just over
+    // the free space of the data directory's disk (a real full disk needs a mount).
+    const dataDir = fs.mkdtempSync(path.join(fs.realpathSync(os.tmpdir()), 'cardwright-full-'));
+    const { bavail, bsize } = fs.statfsSync(dataDir);
+    const freeMb = Math.floor((bavail * bsize) / (1024 * 1024));
+    assert.ok(freeMb + 10 <= 100_000, `the test disk has ${freeMb} MB free, more than MAX_REQUEST_MB can ask for`);
+    const full = await startService({ DATA_DIR: dataDir, MAX_REQUEST_MB: String(freeMb + 10) });
+    try {
+      const response = await fetch(`${full.baseUrl}/ready`);
+      const body = await response.json();
+      assert.equal(response.status, 503, JSON.stringify(body));
+      assert.equal(body.status, 'not_ready');
+      assert.match(body.storage, /^not writable: only [\d,.]+ MB free in .*; a request may store up to [\d,.]+ MB \(MAX_REQUEST_MB\)$/);
+    } finally {
+      await full.close();
+    }
+    // With room for a request, the same disk is ready.
+    const roomy = await startService({ DATA_DIR: dataDir, MAX_REQUEST_MB: '1' });
+    try {
+      assert.equal((await fetch(`${roomy.baseUrl}/ready`)).status, 200);
+    } finally {
+      await roomy.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

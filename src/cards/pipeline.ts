@@ -94,7 +94,7 @@ export async function prepareContent(
       beforeImageFetch,
       lane,
     }),
-    withAvatar(parts, request.creator, signal, beforeImageFetch),
+    withAvatar(parts, request.creator, signal, lane, beforeImageFetch),
   ]);
   for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
   const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
@@ -102,7 +102,7 @@ export async function prepareContent(
 }
 
 /** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */
-async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, beforeImageFetch?: () => void | Promise<void>) {
+async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, lane: RenderLane, beforeImageFetch?: () => void | Promise<void>) {
   const failures: { src: string; reason: string }[] = [];
   const avatar = creator?.avatar;
   if (!creator || !avatar || avatar.startsWith('data:')) return { options: creator, failures };
@@ -110,7 +110,7 @@ async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefi
   if (parts.remoteImages) await beforeImageFetch?.();
   try {
     if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
-    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal)) }, failures };
+    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal, lane)) }, failures };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     failures.push({ src: avatar, reason: error instanceof Error ? error.message : String(error) });

@@ -1,8 +1,8 @@
-// The diagram pages (diagram-page.ts) of the serving browser, handed out by page pools of their
+// The diagram pages (diagram-page.ts) of the serving browsers, handed out by page pools of their
 // own (render/page-pool.ts: admission, queue, retries), separate from the render pages: a diagram
 // never waits behind a card capture, and a card page never runs Mermaid. Like the render pages
 // they come in two lanes (see render/renderer.ts): the previews' diagrams (no key needed) wait for
-// their own pages, never for those of the requests. Pages are opened on first use, since most
+// their own pages (on the previews' browser), never for those of the requests. Pages are opened on first use, since most
 // documents have no diagram. Each diagram has its own time limit; a diagram that
 // takes longer has its page closed (which stops Mermaid) and is drawn as its source and the reason.
 import { LRUCache } from 'lru-cache';
@@ -15,7 +15,8 @@ import { diagramLimits } from './diagram-limits.js';
 import { DiagramPage, type DiagramStyle, type DrawnDiagram } from './diagram-page.js';
 
 export interface DiagramPagesOptions {
-  fleet: BrowserFleet;
+  /** The browsers each lane's pages open on. */
+  fleets: Record<RenderLane, BrowserFleet>;
   shellHtml: string;
   /** Diagram pages open at most, and diagrams that may wait for one, in each lane. */
   lanes: Record<RenderLane, { concurrency: number; queueMax: number }>;
@@ -35,14 +36,17 @@ export class DiagramPages {
   });
 
   constructor(private readonly options: DiagramPagesOptions) {
-    const { fleet, shellHtml, log, lanes } = options;
+    const { fleets, shellHtml, log, lanes } = options;
     const refused = (url: string) => log.warn({ url: url.slice(0, 200) }, 'the diagram page asked for something that is not one of its own files; refused');
-    const factory = {
-      open: () => fleet.openWith((browser) => DiagramPage.open(browser, shellHtml, refused)),
-      usable: (page: FleetPage<DiagramPage>) => fleet.usable(page),
-      rendered: (page: FleetPage<DiagramPage>) => fleet.rendered(page),
+    const pool = (lane: RenderLane) => {
+      const fleet = fleets[lane];
+      const factory = {
+        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shellHtml, refused)),
+        usable: (page: FleetPage<DiagramPage>) => fleet.usable(page),
+        rendered: (page: FleetPage<DiagramPage>) => fleet.rendered(page),
+      };
+      return new PagePool({ factory, ...lanes[lane], log });
     };
-    const pool = (lane: RenderLane) => new PagePool({ factory, ...lanes[lane], log });
     this.pools = { requests: pool('requests'), previews: pool('previews') };
   }
 
@@ -85,10 +89,9 @@ export class DiagramPages {
     }
   }
 
-  /** Closes idle pages of a replaced browser and opens pages for waiting diagrams. */
-  refresh(): void {
-    this.pools.requests.refresh();
-    this.pools.previews.refresh();
+  /** Closes idle pages of a lane's replaced browser and opens pages for its waiting diagrams. */
+  refresh(lane: RenderLane): void {
+    this.pools[lane].refresh();
   }
 
   async close(): Promise<void> {

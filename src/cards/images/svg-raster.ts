@@ -8,8 +8,11 @@
 // outside itself is refused before it is drawn all the same.
 //
 // A drawing process costs some 70 MB and, while it draws, a core: the service draws at most
-// svgLimits.concurrentDrawings at once, whatever the number of documents and images asking, and a
-// drawing whose request is cancelled (its deadline) is killed at once.
+// svgLimits.concurrentDrawings at once for requests and svgLimits.concurrentPreviewDrawings for
+// previews, whatever the number of documents and images asking, and a drawing whose request is
+// cancelled (its deadline) is killed at once. Previews (no key needed) have their own, as they
+// have their own render pages: SVGs of previews that take 5 s each once held every drawing, and a
+// generate request with an SVG waited 4 to 11 s behind them.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
+import type { RenderLane } from '../render/renderer.js';
 
 export const svgLimits = {
   /** Largest SVG converted, in bytes. */
@@ -36,11 +40,16 @@ export const svgLimits = {
    * seconds (and overflowed the count's stack here).
    */
   maxDepth: 1000,
-  /** SVGs drawn at once in one service process (each in a process of its own): a core each, at most 4. */
+  /** SVGs of requests drawn at once in one service process (each in a process of its own): a core each, at most 4. */
   concurrentDrawings: Math.max(1, Math.min(4, os.availableParallelism())),
+  /** SVGs of previews drawn at once, besides those of requests. */
+  concurrentPreviewDrawings: 1,
 } as const;
 
-const drawing = pLimit(svgLimits.concurrentDrawings);
+const drawing: Record<RenderLane, ReturnType<typeof pLimit>> = {
+  requests: pLimit(svgLimits.concurrentDrawings),
+  previews: pLimit(svgLimits.concurrentPreviewDrawings),
+};
 
 /** Drawn at twice its own size, so it stays sharp on cards captured at scale 2. */
 const pixelsPerCssPx = 2;
@@ -67,15 +76,16 @@ const markupEntity = /<!ENTITY\s[^>"']*(?:"[^"]*(?:<|&#0*60;|&#x0*3c;)[^"]*"|'[^
 const notMarkup = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g;
 
 /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
-export async function rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal): Promise<FetchedImage> {
-  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes, signal) : image;
+export async function rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
+  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes, signal, lane) : image;
 }
 
 /**
  * Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels); once
  * `signal` aborts, a drawing waiting for its turn is not started and one under way is killed.
+ * `lane` says whose turns it waits for: the requests' or the previews'.
  */
-export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal): Promise<FetchedImage> {
+export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
   if (svg.length > svgLimits.maxBytes) {
     throw new RemoteImageRefused(`the SVG image is ${svg.length.toLocaleString('en-US')} bytes; SVG images up to ${svgLimits.maxBytes.toLocaleString('en-US')} bytes are shown`);
   }
@@ -103,7 +113,7 @@ export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal): Promise<F
   // librsvg's density is in dots per inch; an SVG's own px are at 72.
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
-  const png = await drawing(() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
+  const png = await drawing[lane](() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
   const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
   return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
 }

@@ -106,17 +106,17 @@ class MarkdownPool {
   }
 
   render(markdown: string, { lane = 'requests', ...options }: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
-    if (lane === 'requests') return this.renderInWorker(markdown, options);
+    if (lane === 'requests') return this.renderInWorker(markdown, options, lane);
     options.signal?.throwIfAborted();
     if (this.previewAdmission.pendingCount >= (this.options.previewQueueMax ?? 4)) {
       return Promise.reject(new CardError('busy', 'Every Markdown worker open to previews is busy and their queue is full; retry in a moment.', { retryAfterSeconds: 1 }));
     }
     // A preview whose deadline passes while it waits is answered at once; its turn then ends at once.
-    const turn = this.previewAdmission(() => this.renderInWorker(markdown, options));
+    const turn = this.previewAdmission(() => this.renderInWorker(markdown, options, lane));
     return options.signal ? untilAborted(turn, options.signal) : turn;
   }
 
-  private async renderInWorker(markdown: string, options: RenderMarkdownOptions): Promise<RenderedMarkdown> {
+  private async renderInWorker(markdown: string, options: RenderMarkdownOptions, lane: RenderLane): Promise<RenderedMarkdown> {
     const { signal } = options;
     signal?.throwIfAborted();
     // Linear scans, here as well as in the worker: a document they refuse never waits for one.
@@ -167,7 +167,7 @@ class MarkdownPool {
               return;
             }
           }
-          const [image, transfer] = await answerImage(options.remoteImages, message, signal);
+          const [image, transfer] = await answerImage(options.remoteImages, message, signal, lane);
           answer(image, transfer);
         })();
         return;
@@ -267,15 +267,16 @@ async function answerImage(
   source: ImageSource | undefined,
   request: Extract<WorkerMessage, { type: 'image' }>,
   signal: AbortSignal | undefined,
+  lane: RenderLane,
 ): Promise<[ImageAnswer, ArrayBuffer[]]> {
   try {
     let image: FetchedImage;
     if (request.src.startsWith('data:')) {
       // The worker found an SVG in it (inline-remote-images.ts).
-      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0), signal);
+      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0), signal, lane);
     } else {
       if (!source) throw new Error('remote images are not fetched here');
-      image = await rasterizeIfSvg(await source.fetch(request.src, signal), signal);
+      image = await rasterizeIfSvg(await source.fetch(request.src, signal), signal, lane);
     }
     // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
     const bytes = new Uint8Array(image.bytes);

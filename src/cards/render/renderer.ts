@@ -2,10 +2,14 @@
 // deadlines, retries; page-pool.ts) running on pages of the browser fleet (launch, planned
 // restarts, crash and hang recovery; browser-fleet.ts).
 //
-// Previews have a lane of their own: a second, small pool of pages on the same browsers, with its
-// own queue. The preview needs no key, so whatever previews ask for, they wait for (or are refused
+// Previews have a lane of their own: a second, small pool of pages with its own queue, on a browser
+// of its own. The preview needs no key, so whatever previews ask for, they wait for (or are refused
 // by) their own pages, never for the pages of POST /api/generate, which keeps every one of its own.
-// Mermaid diagrams are drawn in pages of their own too, in the same two lanes (diagrams/diagram-pages.ts).
+// Their own browser, because a card the browser struggles to draw (a huge capture of stacked
+// gradients) can leave the whole browser process unanswering for seconds: its health probe then
+// kills it, and with it every render on it. A preview can so take down only the previews' browser.
+// Mermaid diagrams are drawn in pages of their own too, in the same two lanes, each on its lane's
+// browser (diagrams/diagram-pages.ts).
 import { DiagramPages } from '../diagrams/diagram-pages.js';
 import type { DiagramStyle, DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { Logger } from '../logger.js';
@@ -47,24 +51,30 @@ export interface RendererOptions {
 
 export class Renderer {
   private readonly fleet: BrowserFleet;
+  private readonly previewFleet: BrowserFleet;
   private readonly pool: PagePool<FleetPage>;
   private readonly previewPool: PagePool<FleetPage>;
   private readonly diagrams: DiagramPages;
 
   constructor(options: RendererOptions) {
     const { observer } = options;
-    this.fleet = new BrowserFleet({
-      shellHtml: options.shellHtml,
-      chromiumPath: options.chromiumPath,
-      restartAfter: options.restartAfter,
-      probeIntervalMs: options.probeIntervalMs,
-      log: options.log,
-      onRestart: (reason) => observer?.browserRestarted(reason),
-      onPagesChanged: () => {
-        this.pool.refresh();
-        this.previewPool.refresh();
-        this.diagrams.refresh();
-      },
+    const fleet = (onPagesChanged: () => void) =>
+      new BrowserFleet({
+        shellHtml: options.shellHtml,
+        chromiumPath: options.chromiumPath,
+        restartAfter: options.restartAfter,
+        probeIntervalMs: options.probeIntervalMs,
+        log: options.log,
+        onRestart: (reason) => observer?.browserRestarted(reason),
+        onPagesChanged,
+      });
+    this.fleet = fleet(() => {
+      this.pool.refresh();
+      this.diagrams.refresh('requests');
+    });
+    this.previewFleet = fleet(() => {
+      this.previewPool.refresh();
+      this.diagrams.refresh('previews');
     });
     // A lane warms a spare page only when neither lane renders and no request is on its way to one,
     // so a warm-up never takes Chromium's CPU from a request (the first ones after start above all).
@@ -79,7 +89,7 @@ export class Renderer {
     });
     const previewLane = { concurrency: options.previewConcurrency ?? 1, queueMax: options.previewQueueMax ?? 4 };
     this.previewPool = new PagePool<FleetPage>({
-      factory: this.fleet,
+      factory: this.previewFleet,
       ...previewLane,
       requestTimeoutMs: options.requestTimeoutMs,
       log: options.log,
@@ -89,7 +99,7 @@ export class Renderer {
     // Mermaid diagrams are drawn in pages of their own on the same browsers (diagrams/diagram-page.ts),
     // in lanes as large as the render pages' (at most two pages for the requests).
     this.diagrams = new DiagramPages({
-      fleet: this.fleet,
+      fleets: { requests: this.fleet, previews: this.previewFleet },
       shellHtml: options.shellHtml,
       lanes: {
         requests: { concurrency: Math.min(2, options.concurrency), queueMax: options.queueMax },
@@ -104,8 +114,10 @@ export class Renderer {
   async start(): Promise<void> {
     await this.pool.start();
     this.fleet.start();
-    // The preview lane warms its page once the service is quiet, so neither readiness nor the
-    // first requests wait for it; a preview that comes first opens it.
+    // The preview lane has a browser of its own (so a preview that leaves its browser unanswering
+    // cannot get the requests' browser killed). It launches and warms its page once the service is
+    // quiet, so neither readiness nor the first requests wait for it; a preview that comes first opens it.
+    this.previewFleet.start();
     this.previewPool.warmWhenQuiet();
   }
 
@@ -154,9 +166,14 @@ export class Renderer {
     return this.fleet.browserUp;
   }
 
-  /** Process id of the serving browser (its process group id), for operators and tests. */
+  /** Process id of the browser serving the requests (its process group id), for operators and tests. */
   get browserPid(): number | undefined {
     return this.fleet.browserPid;
+  }
+
+  /** Process id of the previews' browser, for tests. */
+  get previewBrowserPid(): number | undefined {
+    return this.previewFleet.browserPid;
   }
 
   /** Refuses new work with 'busy' from now on; work already admitted continues. */
@@ -169,6 +186,6 @@ export class Renderer {
   async close(): Promise<void> {
     // Both start at once: the fleet stops replacing browsers before anything else can happen, and
     // the pool's idle pages are asked to close before their browser is.
-    await Promise.all([this.pool.close(), this.previewPool.close(), this.diagrams.close(), this.fleet.close()]);
+    await Promise.all([this.pool.close(), this.previewPool.close(), this.diagrams.close(), this.fleet.close(), this.previewFleet.close()]);
   }
 }

@@ -10,5 +10,6 @@ export async function createStorage(config: Config): Promise<Storage> {
     const { S3Storage } = await import('./s3-storage.js');
     return new S3Storage(config.s3);
   }
-  return new LocalStorage(config.dataDir, config.publicBaseUrl);
+  // Not ready once the disk could not hold what one request may store (README.md "Limits").
+  return new LocalStorage(config.dataDir, config.publicBaseUrl, config.renderLimits?.maxBytes);
 }

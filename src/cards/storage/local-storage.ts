@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { StorageError } from './storage-error.js';
 import type { Storage } from './storage.js';
 
 export class LocalStorage implements Storage {
@@ -12,6 +13,11 @@ export class LocalStorage implements Storage {
     readonly root: string,
     /** Origin (and optional path prefix) of this server, without a trailing slash. */
     private readonly publicBaseUrl: string,
+    /**
+     * Free space under which the store is not healthy (/ready says so): what one request may store.
+     * A full disk still takes the empty file of the write probe, while every image fails.
+     */
+    private readonly minFreeBytes = 0,
   ) {}
 
   async put(key: string, body: Buffer): Promise<void> {
@@ -53,6 +59,12 @@ export class LocalStorage implements Storage {
     const probe = path.join(this.root, `.health-${randomBytes(6).toString('hex')}`);
     await fs.writeFile(probe, '');
     await fs.rm(probe, { force: true });
+    const { bavail, bsize } = await fs.statfs(this.root);
+    const free = bavail * bsize;
+    if (free < this.minFreeBytes) {
+      const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+      throw new StorageError(`only ${mb(free)} free in ${this.root}; a request may store up to ${mb(this.minFreeBytes)} (MAX_REQUEST_MB)`);
+    }
   }
 
   /** The file of a key; a key that would resolve outside the root is refused. */
