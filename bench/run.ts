@@ -236,6 +236,17 @@ async function main(): Promise<void> {
       met: last.pssMb <= 600 && growth < 0.1 * last.pssMb,
       note: `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half`,
     });
+    // Previews render in a Chromium of their own, launched once the service is quiet or by the first
+    // preview: the same service's memory once it is open and has drawn a preview.
+    await ok(await service.preview(richCard(0)));
+    const withPreviews = treePssMb(service.pid);
+    add({
+      name: 'memory (PSS) with the previews\' browser open too',
+      value: withPreviews,
+      unit: 'MB',
+      target: 'for reference',
+      note: `${withPreviews - last.pssMb >= 0 ? '+' : ''}${(withPreviews - last.pssMb).toFixed(0)} MB for the previews' browser and page`,
+    });
     results.memorySamples = samples;
     results.readyMs = service.startToReadyMs;
   } finally {

@@ -17,6 +17,8 @@ export interface ServiceProcess {
   /** CPU seconds used until ready by the service (all its threads) and by its descendants (Chromium); see treeCpuSeconds. */
   cpuAtReady: { service: number; descendants: number };
   generate(body: unknown): Promise<Response>;
+  /** POST /api/preview, as the web page's live editor sends it. */
+  preview(body: unknown): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -63,12 +65,11 @@ export async function startServiceProcess(env: Record<string, string> = {}, how:
     pid: child.pid!,
     startToReadyMs,
     cpuAtReady,
-    generate: (body) =>
-      fetch(`${baseUrl}/api/generate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey },
-        body: JSON.stringify(body),
-      }),
+    generate: (body) => post(`${baseUrl}/api/generate`, body),
+    preview: (body) => post(`${baseUrl}/api/preview`, body),
     stop,
   };
 }
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey }, body: JSON.stringify(body) });
