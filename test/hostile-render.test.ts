@@ -287,6 +287,7 @@ describe('a preview that leaves its browser unanswering', () => {
 
   it('takes down only the previews\' browser: /api/generate keeps its own and is answered at once throughout', async () => {
     const renderer = service.app.cards.renderer;
+    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200, 'the web page opens, and with it the previews\' browser');
     assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the previews\' browser started');
     const requestsBrowser = renderer.browserPid!;
     const previewsBrowser = renderer.previewBrowserPid!;

@@ -86,10 +86,11 @@ describe('planned browser restarts', () => {
     assert.ok((await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'planned' })) >= 2);
     assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'crash' }), 0);
     // A replacement may still be starting after the last round; once it settles, the requests' one
-    // browser runs, beside the previews' own.
-    assert.ok(await eventually(() => browserChildrenOf(process.pid).length === 2, 15_000), 'one browser runs for the requests, one for the previews');
+    // browser runs, and no other: nobody opened the web page, so the previews' browser never started.
+    assert.ok(await eventually(() => browserChildrenOf(process.pid).length === 1, 15_000), 'one browser runs, for the requests');
     const current = service.app.cards.renderer.browserPid!;
-    assert.deepEqual(browserChildrenOf(process.pid).map((browser) => browser.pid).sort(), [current, service.app.cards.renderer.previewBrowserPid!].sort());
+    assert.deepEqual(browserChildrenOf(process.pid).map((browser) => browser.pid), [current]);
+    assert.equal(service.app.cards.renderer.previewBrowserPid, undefined);
     const retired = [...pids].filter((pid) => pid !== current);
     assert.ok(await eventually(() => processesInGroups(retired).length === 0, 10_000), 'retired browsers are gone');
   });
@@ -121,13 +122,45 @@ describe('a browser that stops answering', () => {
   });
 });
 
+describe('the previews\' own browser', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ RENDER_CONCURRENCY: '1' });
+  });
+  after(async () => service.close());
+
+  it('starts only once the web page is opened: a service used only through the API runs one browser', async () => {
+    const renderer = service.app.cards.renderer;
+    assert.equal((await service.generate(distinctBody(1))).status, 200);
+    // Long past the moment the service is quiet, when spare pages are warmed.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.equal(renderer.previewBrowserPid, undefined, 'no previews\' browser without the web page');
+    assert.deepEqual(browserChildrenOf(process.pid).map((browser) => browser.pid), [renderer.browserPid]);
+
+    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
+    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the web page opened the previews\' browser');
+    assert.notEqual(renderer.previewBrowserPid, renderer.browserPid);
+    const preview = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ markdown: '# Typed in the editor', splitMode: 'autoSplit' }),
+    });
+    assert.equal(preview.status, 200, await preview.clone().text());
+    assert.equal(browserChildrenOf(process.pid).length, 2, 'the requests\' browser and the previews\' one');
+  });
+});
+
 describe('closing the service', () => {
   it('leaves no Chromium process behind', async () => {
     const service = await startService({ RENDER_CONCURRENCY: '2' });
     const pid = service.app.cards.renderer.browserPid!;
     assert.equal((await service.generate(distinctBody(1))).status, 200);
+    // The web page opened: the previews' browser starts too, and must go with the service.
+    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
+    assert.ok(await eventually(() => service.app.cards.renderer.previewBrowserPid !== undefined, 20_000), 'the previews\' browser started');
+    const previewsPid = service.app.cards.renderer.previewBrowserPid!;
     await service.close();
-    assert.ok(await eventually(() => processesInGroups([pid]).length === 0, 5_000));
+    assert.ok(await eventually(() => processesInGroups([pid, previewsPid]).length === 0, 5_000));
     assert.equal(browserChildrenOf(process.pid).length, 0);
   });
 });

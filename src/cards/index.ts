@@ -95,6 +95,8 @@ export interface Cards {
   readonly shellHtml: string;
   /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
   start(): Promise<void>;
+  /** The web page was opened: the previews' own browser opens once the service is quiet (Renderer.expectPreviews). */
+  expectPreviews(): void;
   /** What the editor shows; `meter` is told its cost as it becomes known (see PreviewMeter). */
   preview(request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview>;
   render(request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>>;
@@ -171,6 +173,8 @@ export function createCards(options: CardsOptions): Cards {
       // run at a lower priority than the thread and the browser it waits for (markdown-worker.ts).
       await Promise.all([renderer.start(), loadStages(), markdownPool.warmUp().then(() => markdownPool.warmLazyParts())]);
     },
+
+    expectPreviews: () => renderer.expectPreviews(),
 
     preview: (request, signal, meter) => counted(async () => (await loadStages()).previewRequest(previewParts, request, signal, meter)),
 

@@ -68,6 +68,8 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   registerThemeThumbnailRoute(app, deps.cards);
 
   app.get('/', async (_request, reply) => {
+    // The editor previews as its visitor types: its browser starts now, not on the first keystroke.
+    deps.cards.expectPreviews();
     reply.header('Content-Security-Policy', pagePolicy);
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Referrer-Policy', 'no-referrer');

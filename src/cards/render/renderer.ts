@@ -55,6 +55,7 @@ export class Renderer {
   private readonly pool: PagePool<FleetPage>;
   private readonly previewPool: PagePool<FleetPage>;
   private readonly diagrams: DiagramPages;
+  private previewsExpected = false;
 
   constructor(options: RendererOptions) {
     const { observer } = options;
@@ -115,9 +116,20 @@ export class Renderer {
     await this.pool.start();
     this.fleet.start();
     // The preview lane has a browser of its own (so a preview that leaves its browser unanswering
-    // cannot get the requests' browser killed). It launches and warms its page once the service is
-    // quiet, so neither readiness nor the first requests wait for it; a preview that comes first opens it.
+    // cannot get the requests' browser killed). It is launched only once previews are expected
+    // (expectPreviews) or the first preview comes: a service used only through the API, the CLI or
+    // the MCP server never pays the 150–200 MB it takes.
     this.previewFleet.start();
+  }
+
+  /**
+   * Someone opened the web page, so previews are coming: the previews' browser launches and warms
+   * its page once the service is quiet (never before a request waiting for the CPU), in the second
+   * or so the visitor takes to start typing. Only the first call does anything.
+   */
+  expectPreviews(): void {
+    if (this.previewsExpected) return;
+    this.previewsExpected = true;
     this.previewPool.warmWhenQuiet();
   }
 
