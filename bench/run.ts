@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { codeAndMathCard, defaultCard, longDocument, representativeSet } from './lib/documents.js';
-import { treePssMb } from './lib/memory.js';
+import { pssByKind, treePssMb } from './lib/memory.js';
 import { startUpRows } from './lib/start-up-rows.js';
 import { naiveRenderer } from './lib/naive-render.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
@@ -228,13 +228,17 @@ async function main(): Promise<void> {
     const last = samples[samples.length - 1]!;
     const middle = samples[Math.floor((samples.length - 1) / 2)]!;
     const growth = last.pssMb - middle.pssMb;
+    const byKind = pssByKind(service.pid);
+    results.memoryByKind = byKind;
     add({
       name: `memory (PSS, service + Chromium) after ${last.cards} mixed cards`,
       value: last.pssMb,
       unit: 'MB',
       target: '≤ 600 MB, flat',
       met: last.pssMb <= 600 && growth < 0.1 * last.pssMb,
-      note: `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half`,
+      note:
+        `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half; ` +
+        byKind.map((row) => `${row.kind} ×${row.processes} ${row.pssMb.toFixed(0)} MB`).join(', '),
     });
     // Previews render in a Chromium of their own, launched once the service is quiet or by the first
     // preview: the same service's memory once it is open and has drawn a preview.

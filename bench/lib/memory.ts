@@ -58,3 +58,31 @@ export function treeCpuSeconds(pid: number): { service: number; descendants: num
   const [self, ...descendants] = processTree(pid);
   return { service: cpuOf(self!), descendants: descendants.reduce((sum, member) => sum + cpuOf(member), 0) };
 }
+
+/** What a process of the tree is: the service itself, or which kind of Chromium process. */
+function processKind(pid: number, servicePid: number): string {
+  if (pid === servicePid) return 'service (Node.js and its Markdown worker threads)';
+  // Chromium's helpers rewrite their command line into one space-separated string.
+  const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+  const type = args.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
+  const subType = args.find((arg) => arg.startsWith('--utility-sub-type='))?.slice('--utility-sub-type='.length);
+  return `Chromium ${type ?? 'browser'}${subType ? ` (${subType.replace(/\.mojom\./, ' ')})` : ''}`;
+}
+
+/** PSS of the tree by kind of process, largest first, in MB, with how many processes of each kind. */
+export function pssByKind(servicePid: number): Array<{ kind: string; processes: number; pssMb: number }> {
+  const kinds = new Map<string, { processes: number; kb: number }>();
+  for (const member of processTree(servicePid)) {
+    try {
+      const kb = Number(/^Pss:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${member}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      const kind = processKind(member, servicePid);
+      const row = kinds.get(kind) ?? { processes: 0, kb: 0 };
+      row.processes++;
+      row.kb += kb;
+      kinds.set(kind, row);
+    } catch {
+      // gone
+    }
+  }
+  return [...kinds].map(([kind, row]) => ({ kind, processes: row.processes, pssMb: row.kb / 1024 })).sort((a, b) => b.pssMb - a.pssMb);
+}

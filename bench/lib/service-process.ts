@@ -22,14 +22,18 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
-/** `how`: `node dist/server.js` (production) or `npm start` (which first checks that dist/ is up to date). */
-export async function startServiceProcess(env: Record<string, string> = {}, how: 'node' | 'npm start' = 'node'): Promise<ServiceProcess> {
+/**
+ * `how`: `node dist/server.js` (production) or `npm start` (which first checks that dist/ is up to
+ * date). `cwd`: the checkout whose build to start (another commit's, to compare builds), this one by default.
+ */
+export async function startServiceProcess(env: Record<string, string> = {}, how: 'node' | 'npm start' = 'node', cwd?: string): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cardwright-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const [command, args] = how === 'node' ? [process.execPath, ['dist/server.js']] : ['npm', ['start', '--silent']];
   const child: ChildProcess = spawn(command, args, {
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', how === 'node' ? 'inherit' : 'ignore', 'inherit'],
     // npm runs the service as a child of its own: the whole group is stopped.
