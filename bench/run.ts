@@ -93,9 +93,10 @@ async function main(): Promise<void> {
   const naive = await naiveRenderer();
   const naiveRich: number[] = [];
   for (let round = 0; round < 2; round++) {
-    for (const document of representativeSet) naiveRich.push(...(await timeSequential(1, () => naive(document.markdown(-1 - round)).then(() => {}))));
+    for (const document of representativeSet) naiveRich.push(...(await timeSequential(1, () => naive.render(document.markdown(-1 - round)).then(() => {}))));
   }
-  const naiveTrivial = await timeSequential(4, (i) => naive(defaultCard(-1 - i).markdown).then(() => {}));
+  const naiveTrivial = await timeSequential(4, (i) => naive.render(defaultCard(-1 - i).markdown).then(() => {}));
+  await naive.close();
   const naiveRichMedian = median(naiveRich);
   const naiveTrivialMedian = median(naiveTrivial);
   console.log(`naive baseline: representative card median ${naiveRichMedian.toFixed(0)} ms (p95 ${percentile(naiveRich, 95).toFixed(0)}), trivial card ${naiveTrivialMedian.toFixed(0)} ms\n`);
@@ -240,8 +241,8 @@ async function main(): Promise<void> {
         `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half; ` +
         byKind.map((row) => `${row.kind} ×${row.processes} ${row.pssMb.toFixed(0)} MB`).join(', '),
     });
-    // Previews render in a Chromium of their own, launched once the service is quiet or by the first
-    // preview: the same service's memory once it is open and has drawn a preview.
+    // Previews render in a Chromium of their own, launched when the web page is opened or by the
+    // first preview: the same service's memory once it is open and has drawn a preview.
     await ok(await service.preview(richCard(0)));
     const withPreviews = treePssMb(service.pid);
     add({

@@ -11,13 +11,19 @@ import { shellOrigin } from '../../src/cards/render/shell-document.js';
 import { resolveFontFile } from '../../src/cards/themes/fonts.js';
 import { loadConfig } from '../../src/config.js';
 
-export async function naiveRenderer(): Promise<(markdown: string) => Promise<Buffer>> {
+export interface NaiveRenderer {
+  render(markdown: string): Promise<Buffer>;
+  /** Closes what preview() opened (the previews' browser fits tables), so the benchmark can exit. */
+  close(): Promise<void>;
+}
+
+export async function naiveRenderer(): Promise<NaiveRenderer> {
   const config = loadConfig();
-  // Only preview() of a single card is used, which needs no browser: none is launched here.
+  // Only preview() of a single card is used: its markup, with tables fitted in the previews' browser.
   const cards = createCards({ settings: config, log: pino({ level: 'warn' }) });
   const executable = await findChromium(config.chromiumPath);
 
-  return async (markdown) => {
+  const render = async (markdown: string) => {
     const { cards: [card] } = await cards.preview(normalizeRequest({ markdown }), AbortSignal.timeout(60_000));
     if (!card || !('html' in card)) throw new Error('a noSplit preview is one card of markup');
     const documentHtml = cards.shellHtml.replace('<div id="cards"></div>', `<div id="cards">${card.html}</div>`);
@@ -38,4 +44,5 @@ export async function naiveRenderer(): Promise<(markdown: string) => Promise<Buf
       await browser.close();
     }
   };
+  return { render, close: () => cards.close() };
 }
