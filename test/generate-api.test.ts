@@ -167,10 +167,16 @@ describe('POST /api/generate', () => {
   });
 
   it('never serves a file from outside the storage directory', async () => {
-    for (const attempt of ['/screenshots/../api-keys.txt', '/screenshots/..%2fapi-keys.txt', '/screenshots/%2e%2e/%2e%2e/etc/passwd']) {
+    const attempts = ['/screenshots/../api-keys.txt', '/screenshots/..%2fapi-keys.txt', '/screenshots/%2e%2e/%2e%2e/etc/passwd', '/screenshots/..%2f', '/screenshots/.health', '/screenshots/a/b.png'];
+    for (const attempt of attempts) {
       const response = await fetch(`${service.baseUrl}${attempt}`);
+      const text = await response.text();
       assert.notEqual(response.status, 200, attempt);
-      assert.doesNotMatch(await response.text(), /root:|test-key/);
+      assert.doesNotMatch(text, /root:|test-key/);
+      // No stored object has such a name: a 404 saying so, not the file server's terse "Forbidden".
+      assert.equal(response.status, 404, `${attempt}: ${text}`);
+      assert.equal(JSON.parse(text).error, 'not_found', `${attempt}: ${text}`);
+      assert.match(JSON.parse(text).message, /^Nothing is at GET \//);
     }
   });
 });

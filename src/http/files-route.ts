@@ -12,6 +12,7 @@ import path from 'node:path';
 import { makeDirectory } from '../cards/storage/make-directory.js';
 
 const prefix = '/screenshots/';
+const storedName = /^[\w-]+\.[a-z]+$/;
 
 export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot: string): Promise<void> {
   const configured = await makeDirectory('DATA_DIR', path.join(storageRoot, 'screenshots'));
@@ -50,6 +51,11 @@ export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot:
         reply.header('X-Content-Type-Options', 'nosniff');
       },
     });
-    scope.get<{ Params: { '*': string } }>(`${prefix}*`, async (request, reply) => reply.sendFile(request.params['*']));
+    // Stored names are one plain file name (`<ms>_<hex>.<ext>`, `<id>.json`): anything else (a
+    // folder, `..`, a dot file) is no stored object, and gets our 404 rather than the file server's
+    // terse 403.
+    scope.get<{ Params: { '*': string } }>(`${prefix}*`, async (request, reply) =>
+      storedName.test(request.params['*']) ? reply.sendFile(request.params['*']) : reply.callNotFound(),
+    );
   });
 }
