@@ -8,7 +8,7 @@ import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image
 import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
 import { normalizeRequest } from '../src/cards/request/normalize.js';
 import { clientKey } from '../src/http/client-key.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost } from '../src/http/preview-budget.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost } from '../src/http/preview-budget.js';
 import { redPng } from './helpers/local-image-server.js';
 
 describe('clientKey: whose budget a request spends', () => {
@@ -62,7 +62,7 @@ describe('what a preview costs', () => {
   });
 });
 
-describe('every remote image of the parsed document is charged before it is fetched', () => {
+describe('every image the service fetches or draws is charged before', () => {
   const pool = openMarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
   after(() => pool.close());
 
@@ -87,12 +87,24 @@ describe('every remote image of the parsed document is charged before it is fetc
   it('inline, reference-style, raw <img> and the <img> of a <picture>: four charges, four fetches, no <source>', async () => {
     const images = new RecordingImages();
     let charges = 0;
-    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImageFetch: () => {
-      charges += remoteImageCost;
+    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImage: () => {
+      charges += imageCost;
     } });
     assert.equal(charges, 4);
     assert.deepEqual(images.fetched.sort(), ['http://img.example/1.png', 'http://img.example/2.png', 'http://img.example/3.png', 'http://img.example/4.png']);
     assert.equal(html.match(/data:image\/png/g)?.length, 4);
+  });
+
+  it('an SVG in a data: URL is charged before it is drawn, a PNG in one is not (it is only checked)', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#c00"/></svg>').toString('base64');
+    const png = redPng.toString('base64');
+    const markdown = [`![a](data:image/svg+xml;base64,${svg})`, `<img alt="b" src="data:image/svg+xml;base64,${svg}">`, `![c](data:image/png;base64,${png})`].join('\n\n');
+    let charges = 0;
+    const { html } = await renderMarkdownInWorker(markdown, { remoteImages: new RecordingImages(), beforeImage: () => {
+      charges += imageCost;
+    } });
+    assert.equal(charges, 2);
+    assert.equal(html.match(/data:image\/png/g)?.length, 3, 'both SVGs drawn as PNG, the PNG kept');
   });
 
   it('a charge that is refused ends the document with that refusal, and nothing more is fetched', async () => {
@@ -102,7 +114,7 @@ describe('every remote image of the parsed document is charged before it is fetc
     await assert.rejects(
       renderMarkdownInWorker(document, {
         remoteImages: images,
-        beforeImageFetch: () => {
+        beforeImage: () => {
           if (++charges > 1) throw refusal;
         },
       }),

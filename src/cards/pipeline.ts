@@ -57,8 +57,8 @@ export interface PreparedContent extends ThemeChoice {
 export interface PrepareOptions {
   /** The renderer's lane the diagrams are drawn in: the previews draw in their own (see Renderer). */
   lane?: RenderLane;
-  /** Told before each remote image is fetched (see RenderMarkdownOptions.beforeImageFetch), the avatar too. */
-  beforeImageFetch?: () => void | Promise<void>;
+  /** Told before each image is fetched or drawn (see RenderMarkdownOptions.beforeImage), the avatar too. */
+  beforeImage?: () => void | Promise<void>;
 }
 
 /** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
@@ -66,7 +66,7 @@ export async function prepareContent(
   parts: PipelineParts,
   request: CardRequest,
   signal: AbortSignal,
-  { lane = 'requests', beforeImageFetch }: PrepareOptions = {},
+  { lane = 'requests', beforeImage }: PrepareOptions = {},
 ): Promise<PreparedContent> {
   const { theme, mode, warnings } = requestTheme(parts.themes, request);
   // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
@@ -91,10 +91,10 @@ export async function prepareContent(
       remoteImages: parts.remoteImages,
       diagrams,
       signal,
-      beforeImageFetch,
+      beforeImage,
       lane,
     }),
-    withAvatar(parts, request.creator, signal, lane, beforeImageFetch),
+    withAvatar(parts, request.creator, signal, lane, beforeImage),
   ]);
   for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
   const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
@@ -102,12 +102,12 @@ export async function prepareContent(
 }
 
 /** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */
-async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, lane: RenderLane, beforeImageFetch?: () => void | Promise<void>) {
+async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, lane: RenderLane, beforeImage?: () => void | Promise<void>) {
   const failures: { src: string; reason: string }[] = [];
   const avatar = creator?.avatar;
   if (!creator || !avatar || avatar.startsWith('data:')) return { options: creator, failures };
   // Charged like any remote image; a refusal is the request's answer, not a placeholder.
-  if (parts.remoteImages) await beforeImageFetch?.();
+  if (parts.remoteImages) await beforeImage?.();
   try {
     if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
     return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal, lane)) }, failures };

@@ -35,8 +35,11 @@ const maxPreviewScale = 2;
  * ends the preview.
  */
 export interface PreviewMeter {
-  /** Before each remote image is fetched: every one in the parsed document, whatever syntax wrote it (and a remote avatar). */
-  remoteImage(): void | Promise<void>;
+  /**
+   * Before each image is fetched or drawn: every remote one in the parsed document, whatever syntax
+   * wrote it (and a remote avatar), and every SVG in a data: URL.
+   */
+  image(): void | Promise<void>;
   /** Before a noSplit preview's tables are fitted to the card in the browser (a layout on a render page). */
   tableLayout(): void | Promise<void>;
   /** After a split (or overHiddenMode) preview is laid out, before any card is captured. */
@@ -68,7 +71,7 @@ const unwrapRefusal = (error: unknown): never => {
 export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
   const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal, {
     lane: 'previews',
-    beforeImageFetch: meter && (() => meter.remoteImage()),
+    beforeImage: meter && (() => meter.image()),
   });
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.

@@ -2,7 +2,7 @@
 // (client-key.ts: an IPv4 address, or an IPv6 /64) whose cost grows with the work asked for, so typing
 // in the editor never hits it but a script posting 100,000-character documents in a loop gets 429
 // long before it can take the CPU. The cost is charged as it becomes known: the document up front,
-// each remote image before it is fetched, the cards of a split preview once laid out.
+// each remote or SVG image before it is fetched or drawn, the cards of a split preview once laid out.
 import { diagramLimits } from '../cards/diagrams/diagram-limits.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
@@ -148,11 +148,12 @@ export function previewCost(request: CardRequest): number {
 }
 
 /**
- * Each remote image costs a token more, charged before it is fetched (fetched at most once a few
- * minutes; see CachedImageFetcher): every image of the parsed document, whatever syntax wrote it
- * (`![a](…)`, `![a][ref]`, `<img>`).
+ * Each image the service fetches or draws costs a token more, charged before: every remote image of
+ * the parsed document, whatever syntax wrote it (`![a](…)`, `![a][ref]`, `<img>`; fetched at most
+ * once a few minutes, see CachedImageFetcher), and every SVG in a data: URL (drawn in a process of
+ * its own).
  */
-export const remoteImageCost = 1;
+export const imageCost = 1;
 
 /** Capturing a split preview: a token per million device pixels of its cards (about a card of the default size). */
 const devicePixelsPerToken = 1_000_000;

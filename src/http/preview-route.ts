@@ -7,7 +7,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { clientKey } from './client-key.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, remoteImageCost, tableLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, tableLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
 import type { SharedRedis } from '../shared-state/redis.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
@@ -29,7 +29,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     const bill = new PreviewBill(budget, clientKey(request.ip));
     await bill.charge(previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
-      remoteImage: () => bill.charge(remoteImageCost),
+      image: () => bill.charge(imageCost),
       tableLayout: () => bill.charge(tableLayoutCost),
       cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
     });

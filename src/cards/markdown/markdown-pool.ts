@@ -142,7 +142,7 @@ class MarkdownPool {
       port1.postMessage(message, transfer);
     };
     /**
-     * A failure of the request itself (what beforeImageFetch refused with, a full queue while drawing
+     * A failure of the request itself (what beforeImage refused with, a full queue while drawing
      * a diagram): the document's answer once the worker is done.
      */
     let requestFailure: { error: unknown } | undefined;
@@ -161,9 +161,10 @@ class MarkdownPool {
       waitOnMainThread();
       if (message.type === 'image') {
         void (async () => {
-          if (!message.src.startsWith('data:') && options.beforeImageFetch) {
+          // Remote images and data: SVGs alike: the worker asks only for what must be fetched or drawn.
+          if (options.beforeImage) {
             try {
-              if (!requestFailure) await options.beforeImageFetch();
+              if (!requestFailure) await options.beforeImage();
             } catch (error) {
               requestFailure ??= { error };
             }

@@ -111,11 +111,12 @@ export interface RenderMarkdownOptions {
   /** False: http(s) images are placeholders, only SVGs are asked of remoteImages. Default: true. */
   fetchRemote?: boolean;
   /**
-   * Called (in the worker pool, on the caller's thread) before each remote image of the parsed
-   * document is fetched, whatever syntax wrote it; what it throws (or rejects with) becomes the
+   * Called (in the worker pool, on the caller's thread) before each image the service fetches or
+   * draws: every remote image of the parsed document, whatever syntax wrote it, and every SVG in a
+   * data: URL (drawn in a process of its own); what it throws (or rejects with) becomes the
    * document's failure.
    */
-  beforeImageFetch?: () => void | Promise<void>;
+  beforeImage?: () => void | Promise<void>;
   /** Draws ```mermaid fences in the request's theme; without it they stay code blocks. */
   diagrams?: DiagramDrawer;
   /** The request's deadline; image fetches stop when it aborts. */
