@@ -149,7 +149,9 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
 
   it('a card the browser takes too long to draw is cut off at CARD_RENDER_TIMEOUT_MS with a 400 naming heavy effects', async () => {
     const layers = Array.from({ length: 40 }, (_, i) => `repeating-radial-gradient(circle at ${i * 7}% ${i * 3}%, rgba(${i * 6},80,200,.3) 0 ${i + 1}px, transparent ${i + 2}px ${2 * i + 4}px)`);
-    const markdown = `<div style="height:3900px;background:${layers.join(',')};filter:blur(9px) saturate(3)">heavy</div>`;
+    // Heavy enough to take well over the step's time on a fast machine too (a blur of 9 px drew within
+    // it once); it is cut off at that time whatever it would have cost.
+    const markdown = `<div style="height:3900px;background:${layers.join(',')};filter:blur(48px) saturate(3)">heavy</div>`;
     const discardedBefore = await metric(service.baseUrl, 'cardwright_pages_discarded_total');
     const { status, json, ms } = await alongside('/api/generate', { markdown, width: 2000, height: 4000, scale: 2, overHiddenMode: true });
     assert.equal(status, 400, JSON.stringify(json));

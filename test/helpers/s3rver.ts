@@ -86,6 +86,11 @@ export async function startS3rver(bucket = 'cards'): Promise<TestS3> {
     const address: AddressInfo = await instance.run();
     port = address.port;
     server = instance;
+    // s3rver removes a folder once its last object is deleted; a PUT into that folder at the same
+    // moment then fails to open its file with no error listener, and s3rver ends the test process.
+    // A plain file (not an object: listings skip it) keeps the images' folder from ever being empty.
+    fs.mkdirSync(path.join(directory, bucket, 'screenshots'), { recursive: true });
+    fs.writeFileSync(path.join(directory, bucket, 'screenshots', 'keep-folder'), '');
   };
   await start();
   const endpoint = `http://127.0.0.1:${port}`;
