@@ -27,6 +27,9 @@ export function watchHealth(baseUrl: string, everyMs = 20): { stop(): Promise<He
           resolve();
         });
       });
+      // Neither its sockets nor its pauses keep the process alive: a test that fails before stop()
+      // must end, not leave the test file running for good.
+      request.on('socket', (socket) => socket.unref());
       request.on('timeout', () => request.destroy(new Error('no answer within 5 s')));
       request.on('error', () => {
         failures++;
@@ -36,7 +39,7 @@ export function watchHealth(baseUrl: string, everyMs = 20): { stop(): Promise<He
   const loop = (async () => {
     while (running) {
       await ask();
-      await new Promise((resolve) => setTimeout(resolve, everyMs));
+      await new Promise((resolve) => setTimeout(resolve, everyMs).unref());
     }
   })();
   return {
