@@ -280,50 +280,63 @@ describe('a large WebP card of fine gradients', () => {
 });
 
 describe('a preview that leaves its browser unanswering', () => {
-  let service: RunningService;
+  // Frozen at two moments: once its page is open, as a preview whose drawing takes the browser's
+  // every cycle leaves it; and while its first page is still opening, right after the web page
+  // started it (Playwright then left the opening unsettled for ever once the browser was killed,
+  // and the preview waiting for that page got a 504 at its deadline).
+  for (const moment of ['once its page is open', 'while its first page opens'] as const) {
+    describe(moment, () => {
+      let service: RunningService;
 
-  before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '1', RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '300' });
-  });
-  after(async () => service?.close());
+      before(async () => {
+        service = await startService({ RENDER_CONCURRENCY: '1', RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '300' });
+      });
+      after(async () => service?.close());
 
-  it('takes down only the previews\' browser: /api/generate keeps its own and is answered at once throughout', async () => {
-    const renderer = service.app.cards.renderer;
-    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200, 'the web page opens, and with it the previews\' browser');
-    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the previews\' browser started');
-    const requestsBrowser = renderer.browserPid!;
-    const previewsBrowser = renderer.previewBrowserPid!;
-    assert.notEqual(previewsBrowser, requestsBrowser, 'previews have a browser of their own');
-    assert.equal((await service.generate({ markdown: '# Before' })).status, 200);
+      it("takes down only the previews' browser: /api/generate keeps its own and is answered at once throughout", async () => {
+        const renderer = service.app.cards.renderer;
+        const requestsBrowser = renderer.browserPid!;
+        assert.equal((await fetch(`${service.baseUrl}/`)).status, 200, "the web page opens, and with it the previews' browser");
+        assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), "the previews' browser started");
+        const previewsBrowser = renderer.previewBrowserPid!;
+        assert.notEqual(previewsBrowser, requestsBrowser, 'previews have a browser of their own');
+        if (moment === 'once its page is open') {
+          assert.equal((await post(service.baseUrl, '/api/preview', { markdown: '# Warm' })).status, 200);
+          assert.equal((await service.generate({ markdown: '# Before' })).status, 200);
+        }
 
-    // A card the browser struggles to capture (stacked gradients on a 2,000×4,000 card) leaves the
-    // browser process unanswering for seconds, until its health probe kills it: a stopped process
-    // is that browser, at once and for as long as the test needs.
-    const health = watchHealth(service.baseUrl);
-    process.kill(-previewsBrowser, 'SIGSTOP');
-    try {
-      const preview = post(service.baseUrl, '/api/preview', { markdown: '# Split\n\ntext', splitMode: 'autoSplit' });
-      const started = performance.now();
-      // The probe answers within 5 s or kills the browser; a shared browser held every request that long.
-      while (performance.now() - started < 7000) {
-        const generated = await post(service.baseUrl, '/api/generate', { markdown: `# Paid for ${Math.random()}` }, { 'x-api-key': testApiKey });
-        assert.equal(generated.status, 200, JSON.stringify(generated.json));
-        assert.ok(generated.ms < 3000, `generate waited ${Math.round(generated.ms)} ms while the previews' browser did not answer`);
-      }
-      const previewed = await preview;
-      assert.equal(previewed.status, 200, JSON.stringify(previewed.json));
-    } finally {
-      try {
-        process.kill(-previewsBrowser, 'SIGCONT');
-      } catch {
-        // killed already, as it should be
-      }
-    }
-    assertHealthy(await health.stop(), 'a frozen preview browser');
-    assert.equal(renderer.browserPid, requestsBrowser, 'the browser of /api/generate was never replaced');
-    assert.notEqual(renderer.previewBrowserPid, previewsBrowser, 'the previews\' browser was replaced');
-    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
-  });
+        // A card the browser struggles to capture (stacked gradients on a 2,000×4,000 card) leaves the
+        // browser process unanswering for seconds, until its health probe kills it: a stopped process
+        // is that browser, at once and for as long as the test needs.
+        const health = watchHealth(service.baseUrl);
+        process.kill(-previewsBrowser, 'SIGSTOP');
+        try {
+          const preview = post(service.baseUrl, '/api/preview', { markdown: '# Split\n\ntext', splitMode: 'autoSplit' });
+          const started = performance.now();
+          // The probe answers within 5 s or kills the browser; a shared browser held every request that long.
+          while (performance.now() - started < 7000) {
+            const generated = await post(service.baseUrl, '/api/generate', { markdown: `# Paid for ${Math.random()}` }, { 'x-api-key': testApiKey });
+            assert.equal(generated.status, 200, JSON.stringify(generated.json));
+            assert.ok(generated.ms < 3000, `generate waited ${Math.round(generated.ms)} ms while the previews' browser did not answer`);
+          }
+          const previewed = await preview;
+          assert.equal(previewed.status, 200, JSON.stringify(previewed.json));
+          // Served by the replacement soon after the probe gave up, not at the request's deadline.
+          assert.ok(previewed.ms < 20_000, `the preview took ${Math.round(previewed.ms)} ms`);
+        } finally {
+          try {
+            process.kill(-previewsBrowser, 'SIGCONT');
+          } catch {
+            // killed already, as it should be
+          }
+        }
+        assertHealthy(await health.stop(), 'a frozen preview browser');
+        assert.equal(renderer.browserPid, requestsBrowser, 'the browser of /api/generate was never replaced');
+        assert.notEqual(renderer.previewBrowserPid, previewsBrowser, "the previews' browser was replaced");
+        assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
+      });
+    });
+  }
 });
 
 describe('previews: render pages of their own, and a budget charged by what they cost', () => {

@@ -3,6 +3,9 @@
 // Chromium process of a replaced browser is left behind.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import { BrowserFleet } from '../src/cards/render/browser-fleet.js';
+import { BrowserInstance } from '../src/cards/render/browser-instance.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
 import { browserChildrenOf, eventually, processesInGroups } from './helpers/processes.js';
@@ -162,5 +165,67 @@ describe('closing the service', () => {
     await service.close();
     assert.ok(await eventually(() => processesInGroups([pid, previewsPid]).length === 0, 5_000));
     assert.equal(browserChildrenOf(process.pid).length, 0);
+  });
+});
+
+describe('a page being opened when its browser dies', () => {
+  const log = pino({ level: 'silent' });
+
+  it('fails at once, however long Playwright would leave the step unsettled', async () => {
+    const instance = await BrowserInstance.launch(undefined, 1, log);
+    try {
+      const never = new Promise<never>(() => {});
+      const step = instance.whileConnected(never, 60_000, 'too slow', () => {});
+      instance.kill();
+      const started = performance.now();
+      await assert.rejects(step, /the browser is gone/);
+      assert.ok(performance.now() - started < 3000, 'it failed when the browser died');
+    } finally {
+      await instance.close();
+    }
+  });
+
+  it('fails after its time bound while the browser lives, and closes what comes too late', async () => {
+    const instance = await BrowserInstance.launch(undefined, 1, log);
+    try {
+      await assert.rejects(instance.whileConnected(new Promise<never>(() => {}), 200, 'too slow', () => {}), /too slow/);
+      const closedLate: string[] = [];
+      const late = new Promise<string>((resolve) => setTimeout(resolve, 400, 'a page'));
+      await assert.rejects(instance.whileConnected(late, 100, 'too slow', (value) => closedLate.push(value)), /too slow/);
+      await late;
+      assert.deepEqual(closedLate, ['a page']);
+    } finally {
+      await instance.close();
+    }
+  });
+
+  it('never leaves the opening of a page unsettled, whenever the browser freezes and is killed', async () => {
+    // A browser frozen while a page opens, then killed by its health probe: Playwright left
+    // context.newPage() unsettled for ever when the freeze came in the middle of it, and the
+    // preview waiting for that page got a 504 at its deadline instead of a page on the new browser.
+    const fleet = new BrowserFleet({ shellHtml: '', log, onPagesChanged: () => {} });
+    try {
+      for (const freezeAfterMs of [5, 50, 100, 200, 400]) {
+        const opening = fleet.openWith(async (browser) => {
+          const context = await browser.newContext();
+          await context.route('**/*', (route) => route.abort());
+          const pid = fleet.browserPid!;
+          const page = context.newPage();
+          setTimeout(() => process.kill(-pid, 'SIGSTOP'), freezeAfterMs);
+          setTimeout(() => process.kill(-pid, 'SIGKILL'), freezeAfterMs + 500);
+          await page;
+          return { clear: async () => {}, close: () => context.close() };
+        });
+        const outcome = await Promise.race([
+          opening.then(() => 'opened', () => 'failed'),
+          new Promise((resolve) => setTimeout(resolve, freezeAfterMs + 8000, 'unsettled 8 s after its browser was killed')),
+        ]);
+        assert.notEqual(outcome, 'unsettled 8 s after its browser was killed', `frozen ${freezeAfterMs} ms into newPage()`);
+        // The next opening gets the replacement browser.
+        await eventually(() => fleet.browserUp, 10_000);
+      }
+    } finally {
+      await fleet.close();
+    }
   });
 });

@@ -14,6 +14,12 @@ import { BrowserInstance } from './browser-instance.js';
 import type { PageFactory, PoolPage } from './page-pool.js';
 import { RenderPage } from './render-page.js';
 
+/**
+ * Longest a page may take to open (a render page opens in 0.2–1.2 s here, more on a loaded
+ * machine). A page that takes longer is given up on, so the request waiting for it gets another.
+ */
+const pageOpenTimeoutMs = 30_000;
+
 export type RestartReason = 'planned' | 'crash' | 'unresponsive';
 
 /** A page of the fleet (a render page, or a diagram page) and the browser it lives on. */
@@ -93,7 +99,11 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    */
   async openWith<T extends OwnPage>(opener: (browser: Browser) => Promise<T>): Promise<FleetPage<T>> {
     const browser = await this.serving();
-    const page = await opener(browser.browser);
+    // Fails at once when the browser dies meanwhile (killed by its probe, say): Playwright itself
+    // would leave the opening unsettled, and the request waiting for this page waiting with it.
+    const page = await browser.whileConnected(opener(browser.browser), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
+      late.close().catch(() => {});
+    });
     this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);
     return {
       page,

@@ -47,13 +47,20 @@ export class BrowserInstance {
   /** Set when the browser's connection is gone (crash, kill, or close). */
   dead = false;
   private probeSession?: Promise<CDPSession>;
+  /** Rejects once the browser's connection is gone (see whileConnected). */
+  private readonly lost: Promise<never>;
 
   private constructor(
     readonly browser: Browser,
     /** Process id of the browser, which is also its process group id; undefined off Linux. */
     readonly pid: number | undefined,
     readonly generation: number,
-  ) {}
+  ) {
+    this.lost = new Promise<never>((_, reject) => {
+      browser.once('disconnected', () => reject(new Error('the browser is gone')));
+    });
+    this.lost.catch(() => {});
+  }
 
   /**
    * Starts a new browser. Once its connection is gone (crash, kill or close) it is marked dead and
@@ -99,6 +106,26 @@ export class BrowserInstance {
       probeTimeoutMs,
       'the browser did not answer a health probe',
     );
+  }
+
+  /**
+   * Settles with `step`, or fails as soon as the browser is gone or `timeoutMs` has passed. Why:
+   * Playwright leaves some steps on a browser that was killed unsettled for ever
+   * (context.newPage() does), and a step that never settles holds what waits on it for ever.
+   * What `step` yields after it was given up on is handed to `late`, to be closed.
+   */
+  whileConnected<T>(step: Promise<T>, timeoutMs: number, message: string, late: (value: T) => void): Promise<T> {
+    let givenUp = false;
+    step.then(
+      (value) => {
+        if (givenUp) late(value);
+      },
+      () => {},
+    );
+    return withTimeout(Promise.race([step, this.lost]), timeoutMs, message).catch((error) => {
+      givenUp = true;
+      throw error;
+    });
   }
 
   /** SIGKILLs the browser's whole process group; a no-op when it is already gone. */
