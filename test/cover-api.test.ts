@@ -5,6 +5,10 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { countNear, decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
+import { coverDesigns } from '../src/cards/cover/cover-designs.js';
+import { fitCover } from '../src/cards/cover/fit-cover.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
+import type { CoverRequest } from '../src/cards/request/cover-schema.js';
 
 /** plain-notes' highlighter yellow (--pn-mark) over white paper: how a keyword is marked. */
 const highlighter: [number, number, number] = [254, 226, 119];
@@ -50,6 +54,48 @@ describe('POST /api/generate/cover', () => {
     assert.equal(plain.json.images.length, 1, 'count defaults to 1');
     const [unmarked] = await pngsOf(plain.json);
     assert.ok(countNear(unmarked!, highlighter, 12) < 50, 'without keywords nothing is marked');
+  });
+
+  it('fits a design too full for its card: title, keywords, subtitle and every tag stay on the card, in every theme', async () => {
+    // Three long keywords made the stacked design's band half the card: its subtitle faded out at
+    // the foot and its other five tags were cut.
+    const requests: CoverRequest[] = [
+      {
+        text: 'How I organise a whole year of reading notes, highlights and summaries into one searchable knowledge base\nA practical guide with templates, naming rules and weekly review habits that stick',
+        keywords: ['knowledge base', 'reading notes', 'templates', 'weekly review', 'naming rules', 'summaries', 'highlights', 'habits'],
+        count: 3, width: 440, height: 586, scale: 1, format: 'png',
+      },
+      {
+        text: '三个月读完五十本书：我的阅读笔记、摘录和复盘方法全公开\n附模板和每周复盘清单，照着做就能坚持',
+        keywords: ['阅读笔记', '复盘方法', '每周复盘清单', '知识管理', '效率工具', '读书方法', '时间管理', '习惯养成'],
+        count: 3, width: 500, height: 500, scale: 1, format: 'png',
+      },
+    ];
+    const outside: string[] = [];
+    let fitted = 0;
+    for (const theme of service.app.cards.themes.themes) {
+      const { theme: resolved, mode } = service.app.cards.themes.resolve(theme.id, undefined);
+      for (const request of requests) {
+        for (const design of coverDesigns(request)) {
+          const card = { theme: resolved, mode, width: request.width, height: request.height, scale: 1 };
+          const found = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+            const html = await fitCover(page, { ...card, html: design.html });
+            await page.layout(cardMarkup({ ...card, fixedHeight: true, contentHtml: html }));
+            // Every part of the design (and each tag) inside the card's content box.
+            return page.evaluate<string[]>(`(() => {
+              const box = document.querySelector('.card-content-inner').getBoundingClientRect();
+              const parts = [...document.querySelectorAll('.cover > *, .cover-tag')];
+              return parts.filter((part) => { const r = part.getBoundingClientRect(); return r.bottom > box.bottom + 1 || r.top < box.top - 1; })
+                .map((part) => part.className || part.tagName);
+            })()`).then((cut) => ({ cut, fitted: html !== design.html }));
+          });
+          if (found.fitted) fitted += 1;
+          for (const part of found.cut) outside.push(`${theme.id} ${design.name} ${request.width}×${request.height}: ${part}`);
+        }
+      }
+    }
+    assert.deepEqual(outside, [], 'parts of a cover outside its card');
+    assert.ok(fitted > 0, 'some designs needed fitting');
   });
 
   it('draws a cover in the chosen theme, size and format, with keywords given as a list', async () => {

@@ -37,7 +37,7 @@ function centered(request: CoverRequest, title: string, subtitle: string): Cover
   return {
     name: 'cover-center',
     html:
-      `<div class="cover cover-center"><h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      `<div class="cover cover-center"><h1 class="cover-title"${textBlockAttributes(title)} style="font-size:max(16px, calc(${size}px * var(--cover-fit, 1)))">${highlighted(title, request.keywords)}</h1>` +
       (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords, 'cover-tags cover-tags-filled') +
       '</div>',
@@ -53,7 +53,7 @@ function poster(request: CoverRequest, title: string, subtitle: string): CoverDe
     html:
       '<div class="cover cover-poster">' +
       (kicker ? `<p class="cover-kicker">${escapeHtml(kicker)}</p>` : '') +
-      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:max(16px, calc(${size}px * var(--cover-fit, 1)))">${highlighted(title, request.keywords)}</h1>` +
       '<div class="cover-rule"></div>' +
       (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords, 'cover-tags cover-tags-hash') +
@@ -71,7 +71,7 @@ function stacked(request: CoverRequest, title: string, subtitle: string): CoverD
       '<div class="cover cover-stack">' +
       (band ? `<p class="cover-band">${band}</p>` : '<p class="cover-band cover-band-mark">“</p>') +
       '<div class="cover-rule"></div>' +
-      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${size}px">${highlighted(title, request.keywords)}</h1>` +
+      `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:max(16px, calc(${size}px * var(--cover-fit, 1)))">${highlighted(title, request.keywords)}</h1>` +
       (subtitle ? `<p class="cover-subtitle"${textBlockAttributes(subtitle)}>${escapeHtml(subtitle)}</p>` : '') +
       tags(request.keywords.slice(3), 'cover-tags cover-tags-outline') +
       '</div>',

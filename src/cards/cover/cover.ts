@@ -5,6 +5,7 @@ import type { PipelineParts, Rendered, StoreParts } from '../pipeline.js';
 import type { CoverRequest } from '../request/cover-schema.js';
 import { storeAll, type StoredImage } from '../storage/store-all.js';
 import { coverDesigns } from './cover-designs.js';
+import { fitCover } from './fit-cover.js';
 
 /** Renders the covers of one request, one image per design, without storing them. */
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
@@ -14,6 +15,8 @@ export async function renderCover(parts: PipelineParts, request: CoverRequest, s
     const rendered: RenderedImage[] = [];
     for (const design of designs) {
       signal.throwIfAborted();
+      const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, background: request.background };
+      const contentHtml = await fitCover(page, { ...card, html: design.html });
       const [image] = await renderCards(page, {
         theme,
         mode,
@@ -25,7 +28,7 @@ export async function renderCover(parts: PipelineParts, request: CoverRequest, s
         splitMode: 'noSplit',
         overHiddenMode: true,
         background: request.background,
-        contentHtml: design.html,
+        contentHtml,
       }, parts.renderLimits);
       rendered.push(image!);
     }
