@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { countNear, decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
 import { coverDesigns } from '../src/cards/cover/cover-designs.js';
-import { fitCover } from '../src/cards/cover/fit-cover.js';
+import { fitCover, smallestDesignFit } from '../src/cards/cover/fit-cover.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { CoverRequest } from '../src/cards/request/cover-schema.js';
 
@@ -79,7 +79,7 @@ describe('POST /api/generate/cover', () => {
         for (const design of coverDesigns(request)) {
           const card = { theme: resolved, mode, width: request.width, height: request.height, scale: 1 };
           const found = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-            const html = await fitCover(page, { ...card, html: design.html });
+            const html = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
             await page.layout(cardMarkup({ ...card, fixedHeight: true, contentHtml: html }));
             // Every part of the design (and each tag) inside the card's content box.
             return page.evaluate<string[]>(`(() => {

@@ -206,6 +206,52 @@ describe('for creators', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('fits a cover too full for its card: every tag is on it, in every theme, and the preview shows the same cover', async () => {
+    // Ten tags under a long title and subtitle ran off the foot: xiaohongshu showed four and a half
+    // of them, meadow-dawn three.
+    const markdown = [
+      '---',
+      'title: How I organise a whole year of reading notes, highlights and summaries into one searchable knowledge base that I use every day',
+      'subtitle: A practical guide with templates, naming rules and weekly review habits that stick',
+      'author: Lin Xiaoman',
+      'handle: "@xiaoman_reads"',
+      'date: 2026-11-23',
+      'tags: [knowledge-management, reading-notes, weekly-review-habits, templates-and-naming, second-brain, productivity, note-taking-apps, study-with-me, book-summaries, learning-in-public]',
+      'cover: true',
+      '---',
+      '# Part one',
+    ].join('\n');
+    const problems: string[] = [];
+    let fitted = 0;
+    for (const theme of service.app.cards.themes.themes) {
+      const found = await inRenderedPage<{ fit: string | null; tagsOnCard: number; partsOff: string[] }>(
+        { markdown, theme: theme.id, splitMode: 'noSplit' },
+        `(() => {
+          const content = document.querySelector('.cover-card .card-content-inner').getBoundingClientRect();
+          const on = (element) => { const box = element.getBoundingClientRect(); return box.top >= content.top - 1 && box.bottom <= content.bottom + 1; };
+          const cover = document.querySelector('.cover-card .cover');
+          return {
+            fit: cover.style.getPropertyValue('--cover-fit') || null,
+            tagsOnCard: [...cover.querySelectorAll('.hashtag')].filter(on).length,
+            partsOff: [...cover.children].filter((part) => !on(part)).map((part) => part.className),
+          };
+        })()`,
+      );
+      if (found.fit) fitted += 1;
+      if (found.tagsOnCard !== 10) problems.push(`${theme.id}: ${found.tagsOnCard} of 10 tags on the card`);
+      if (found.partsOff.length > 0) problems.push(`${theme.id}: off the card: ${found.partsOff.join(', ')}`);
+      const preview = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown, theme: theme.id, splitMode: 'noSplit' }) });
+      const { cards } = (await preview.json()) as { cards: Array<{ html: string }> };
+      const previewFit = /--cover-fit:([\d.]+)/.exec(cards[0]!.html)?.[1] ?? null;
+      if (previewFit !== found.fit) problems.push(`${theme.id}: the preview's cover is fitted by ${previewFit}, Generate's by ${found.fit}`);
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(fitted > 0, 'some themes needed fitting');
+    // A cover that fits is left as it is.
+    const plain = await inRenderedPage<string | null>({ markdown: `${frontMatter}\n${content}`, theme: 'xiaohongshu', splitMode: 'noSplit' }, `document.querySelector('.cover-card .cover').getAttribute('style')`);
+    assert.equal(plain, null);
+  });
+
   it('fetches a remote avatar under the remote-image rules, and draws the cards without one it cannot fetch', async () => {
     const remote = (avatar: string) => `---\nauthor: Lin\navatar: ${avatar}\nsignature: true\ncover: true\n---\n# Hi`;
     const [cover] = await cardsInPage({ markdown: remote(`${images.origin}/red.png`) });

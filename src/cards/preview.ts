@@ -6,7 +6,7 @@
 // own render pages (see Renderer).
 import { CardError } from './errors.js';
 import { fitTables, hasTables } from './render/fit-tables.js';
-import { creatorCardsMarkup, renderCards, singleCardMarkup } from './render/render-cards.js';
+import { creatorCardsMarkup, fitCreatorCover, renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { CardRequest } from './request/schema.js';
 
@@ -40,8 +40,8 @@ export interface PreviewMeter {
    * wrote it (and a remote avatar), and every SVG in a data: URL.
    */
   image(): void | Promise<void>;
-  /** Before a noSplit preview's tables are fitted to the card in the browser (a layout on a render page). */
-  tableLayout(): void | Promise<void>;
+  /** Before a noSplit preview's tables or front matter cover are fitted to the card in the browser (a layout on a render page). */
+  pageLayout(): void | Promise<void>;
   /** After a split (or overHiddenMode) preview is laid out, before any card is captured. */
   cards(count: number, devicePixels: number): void | Promise<void>;
 }
@@ -79,15 +79,23 @@ export async function previewRequest(parts: PipelineParts, request: CardRequest,
   // overHiddenMode ends the card at its last whole line and marks the cut (truncate-overflow.ts),
   // which only the browser that measured the lines can do: shown as the image Generate renders.
   if (single && !(request.overHiddenMode && !request.weChatMode)) {
-    // The markup renderCards lays out and captures for a noSplit request, with the tables fitted
-    // to the card as Generate fits them (fit-tables.ts writes their sizes into the HTML).
-    let contentHtml = html;
-    if (hasTables(html)) {
-      await meter?.tableLayout();
-      contentHtml = await parts.renderer.run(signal, (page) => fitTables(page, { ...request, theme, mode, contentHtml: html }), 'previews');
+    // The markup renderCards lays out and captures for a noSplit request, with the tables and the
+    // front matter's cover fitted to the card as Generate fits them (fit-tables.ts and
+    // cover/fit-cover.ts write their sizes into the HTML).
+    let renderRequest = { ...request, theme, mode, creator, contentHtml: html };
+    let coverHtml: string | undefined;
+    if (hasTables(html) || creator?.cover) {
+      await meter?.pageLayout();
+      [renderRequest, coverHtml] = await parts.renderer.run(
+        signal,
+        async (page) => {
+          const fitted = { ...renderRequest, contentHtml: await fitTables(page, renderRequest) };
+          return [fitted, await fitCreatorCover(page, fitted)] as const;
+        },
+        'previews',
+      );
     }
-    const renderRequest = { ...request, theme, mode, creator, contentHtml };
-    const { cover, end } = creatorCardsMarkup(renderRequest);
+    const { cover, end } = creatorCardsMarkup(renderRequest, coverHtml);
     cards = [cover, singleCardMarkup(renderRequest), end].filter((markup) => markup !== '').map((markup) => ({ html: markup }));
   } else {
     // Split cards exist only after the browser has measured the content: show what it renders, on

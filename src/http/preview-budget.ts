@@ -136,8 +136,8 @@ const diagramCost = 2;
 /** Paginating runs in the browser and costs a render page, so it is charged like a big document. */
 const splitCost = 5;
 
-/** Fitting a noSplit preview's tables lays the document out in a render page: charged like paginating. */
-export const tableLayoutCost = splitCost;
+/** Fitting a noSplit preview's tables or front matter cover lays it out in a render page: charged like paginating. */
+export const pageLayoutCost = splitCost;
 
 /** What one preview of `request` costs before any work, in tokens. */
 export function previewCost(request: CardRequest): number {

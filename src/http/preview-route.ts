@@ -7,7 +7,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { clientKey } from './client-key.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, tableLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
 import type { SharedRedis } from '../shared-state/redis.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
@@ -30,7 +30,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     await bill.charge(previewCost(cardRequest));
     const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
       image: () => bill.charge(imageCost),
-      tableLayout: () => bill.charge(tableLayoutCost),
+      pageLayout: () => bill.charge(pageLayoutCost),
       cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
     });
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);

@@ -5,7 +5,7 @@ import type { PipelineParts, Rendered, StoreParts } from '../pipeline.js';
 import type { CoverRequest } from '../request/cover-schema.js';
 import { storeAll, type StoredImage } from '../storage/store-all.js';
 import { coverDesigns } from './cover-designs.js';
-import { fitCover } from './fit-cover.js';
+import { fitCover, smallestDesignFit } from './fit-cover.js';
 
 /** Renders the covers of one request, one image per design, without storing them. */
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
@@ -16,7 +16,7 @@ export async function renderCover(parts: PipelineParts, request: CoverRequest, s
     for (const design of designs) {
       signal.throwIfAborted();
       const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, background: request.background };
-      const contentHtml = await fitCover(page, { ...card, html: design.html });
+      const contentHtml = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
       const [image] = await renderCards(page, {
         theme,
         mode,

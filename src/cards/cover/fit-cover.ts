@@ -1,33 +1,40 @@
-// A cover design that fits its card. The designs size their display type (the title, the keyword
-// band) from the length of the text and the card's size (cover-designs.ts), an estimate that long
-// keywords or a long title with a subtitle can beat: the cover then ran off the card's foot, and its
-// subtitle and last tags were cut. This pass lays the design out once in the real card, in the
-// render page, and if it is too tall finds the largest factor of its display type (--cover-fit,
-// themes/_cover.css) at which it fits. The subtitle and the tags keep their size, so they stay
-// legible. Like fit-tables.ts, it returns HTML with the size written into it.
-import { cardMarkup } from '../render/card-markup.js';
+// A cover that fits its card. The cover designs size their display type (the title, the keyword
+// band) from the length of the text and the card's size (cover-designs.ts), and so does the front
+// matter's cover card (render/creator-cards.ts): an estimate that long keywords, a long title with
+// a subtitle or ten tags can beat. The cover then ran off the card, and its subtitle and last tags
+// were cut. This pass lays the cover out once in the real card, in the render page, and if it is
+// too tall finds the largest factor (--cover-fit) at which it fits: a design scales its display
+// type by it (themes/_cover.css), keeping its subtitle and tags legible; the front matter's cover
+// scales all of its parts (themes/_base.css), since its tags are what overflows. Like
+// fit-tables.ts, it returns HTML with the factor written into it.
+import { cardGeometry, cardMarkup, type CardMarkupOptions } from '../render/card-markup.js';
 import type { RenderPage } from '../render/render-page.js';
 import type { Theme } from '../themes/theme-file.js';
 
-export interface FitCoverRequest {
+export interface FitCoverRequest extends Pick<CardMarkupOptions, 'fontScale' | 'fontFamily' | 'kind'> {
   theme: Theme;
   mode?: string;
   width: number;
   height: number;
   scale: number;
   background?: string;
-  /** A design's HTML, whose root is `<div class="cover …">` (cover-designs.ts). */
+  /** The cover's HTML, whose root is `<div class="cover …">` (cover-designs.ts, creator-cards.ts). */
   html: string;
+  /** Smallest factor; a cover still too tall at it is clipped like any card. */
+  smallest: number;
 }
 
-/** Smallest factor of the display type; a cover still too tall at it is clipped like any card. */
-export const smallestCoverFit = 0.35;
+/** Smallest factor of a design's display type: its title stays at least 16 px (themes/_cover.css). */
+export const smallestDesignFit = 0.35;
+/** Smallest factor of all of the front matter's cover: its tags and byline stay legible. */
+export const smallestCreatorCoverFit = 0.6;
 
 /** `request.html` unchanged when it fits, else with the largest --cover-fit at which it does. */
 export async function fitCover(page: RenderPage, request: FitCoverRequest): Promise<string> {
   const markup = cardMarkup({ ...request, fixedHeight: true, contentHtml: request.html });
-  await page.useDeviceMetrics(Math.ceil(request.width), request.scale);
-  const input = JSON.stringify({ markup, smallest: smallestCoverFit });
+  const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
+  const input = JSON.stringify({ markup, smallest: request.smallest });
   const fit = await page.evaluate<number | null>(`(() => { const __name = (target) => target; return (${fitCoverInPage.toString()})(${input}); })()`);
   return fit === null ? request.html : withCoverFit(request.html, fit);
 }

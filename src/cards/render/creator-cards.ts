@@ -41,7 +41,8 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
     '<div class="cover cover-center creator-cover">' +
     (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.3, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
     (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${escapeHtml(creator.subtitle)}</p>` : '') +
-    // The author line before the tags: on a cover fuller than the card, what runs off is the last tags.
+    // The author line before the tags: on a cover too full for the card even once fitted
+    // (cover/fit-cover.ts), what runs off is the last tags.
     (author || creator.date ? `<div class="cover-byline">${author}${creator.date ? `<span class="cover-date">${escapeHtml(creator.date)}</span>` : ''}</div>` : '') +
     tagChips(creator.tags) +
     '</div>'

@@ -7,6 +7,7 @@ import type { Theme } from '../themes/theme-file.js';
 import type { CreatorOptions } from '../request/schema.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import { coverContentHtml, endContentHtml, signatureHtml } from './creator-cards.js';
+import { fitCover, smallestCreatorCoverFit } from '../cover/fit-cover.js';
 import { fitTables } from './fit-tables.js';
 import { captureLongImage, checkLongImage, maxSingleCapturePixelHeight, needsTiles } from './long-image.js';
 import { maxCardsPerRequest, paginate } from './paginate.js';
@@ -98,20 +99,34 @@ async function layoutCards(page: RenderPage, request: CardRenderRequest): Promis
   const { splitMode } = request;
   if (request.background !== undefined) await checkBackgroundInPage(page, request.background);
   request = { ...request, contentHtml: await fitTables(page, request) };
+  // Measured before the content is laid out: fitting lays the cover out alone in the page.
+  const coverHtml = await fitCreatorCover(page, request);
   // weChatMode is one card as tall as its content, whatever the split mode.
   const single = splitMode === 'noSplit' || request.weChatMode === true;
   const contentBoxes = single ? await layoutSingleCard(page, request) : await layoutPages(page, { ...request, splitMode: splitMode as 'autoSplit' | 'hrSplit' });
   // Cards clipped to their height (overHiddenMode, or a line taller than a card) end at a whole line.
   if (single ? request.overHiddenMode && !request.weChatMode : true) await truncateOverflow(page);
-  return addCreatorCards(page, request, contentBoxes);
+  return addCreatorCards(page, request, contentBoxes, coverHtml);
+}
+
+/**
+ * The content of the front matter's cover card, fitted to the card (cover/fit-cover.ts); undefined
+ * when the front matter asks for no cover. The noSplit preview shows it as Generate draws it.
+ */
+export async function fitCreatorCover(page: RenderPage, request: CardRenderRequest): Promise<string | undefined> {
+  const fontScale = request.fontScale ?? 1;
+  const html = coverContentHtml(request.creator, request.width / fontScale, request.height / fontScale);
+  if (html === undefined) return undefined;
+  const { theme, mode, width, height, scale, fontFamily, background } = request;
+  return fitCover(page, { theme, mode, width, height, scale, fontScale, fontFamily, background, kind: 'cover-card', html, smallest: smallestCreatorCoverFit });
 }
 
 /**
  * The front matter's cover before the content's cards and its closing card after them, each a
  * fixed-size card of the request's theme (in every split mode); the boxes of all cards, in order.
  */
-async function addCreatorCards(page: RenderPage, request: CardRenderRequest, contentBoxes: CardBox[]): Promise<CardBox[]> {
-  const { cover, end } = creatorCardsMarkup(request);
+async function addCreatorCards(page: RenderPage, request: CardRenderRequest, contentBoxes: CardBox[], coverHtml: string | undefined): Promise<CardBox[]> {
+  const { cover, end } = creatorCardsMarkup(request, coverHtml);
   if (!cover && !end) return contentBoxes;
   const boxes = await page.addCards(cover, end);
   if (boxes.length > maxCardsPerRequest) {
@@ -124,8 +139,11 @@ async function addCreatorCards(page: RenderPage, request: CardRenderRequest, con
   return boxes;
 }
 
-/** The markup of the front matter's cover card and closing card ('' for one it does not ask for); the live preview shows exactly this. */
-export function creatorCardsMarkup(request: CardRenderRequest): { cover: string; end: string } {
+/**
+ * The markup of the front matter's cover card and closing card ('' for one it does not ask for),
+ * the cover's content as fitCreatorCover made it; the live preview shows exactly this.
+ */
+export function creatorCardsMarkup(request: CardRenderRequest, coverHtml: string | undefined): { cover: string; end: string } {
   const fontScale = request.fontScale ?? 1;
   const card = (contentHtml: string | undefined, kind: 'cover-card' | 'end-card') =>
     contentHtml === undefined
@@ -143,7 +161,7 @@ export function creatorCardsMarkup(request: CardRenderRequest): { cover: string;
           kind,
         });
   return {
-    cover: card(coverContentHtml(request.creator, request.width / fontScale, request.height / fontScale), 'cover-card'),
+    cover: card(coverHtml, 'cover-card'),
     end: card(endContentHtml(request.creator), 'end-card'),
   };
 }
