@@ -7,6 +7,7 @@ import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
 import { numberOption, parseCommandLine, stringOption, UsageError } from './command-line.js';
 import { renderCommand } from './commands.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
+import { checkDirectory } from '../cards/storage/make-directory.js';
 import { kilobytes } from '../cards/storage/store-all.js';
 
 export async function runRender(args: string[]): Promise<void> {
@@ -36,13 +37,16 @@ export async function runRender(args: string[]): Promise<void> {
     hashtags: values['no-hashtags'] === true ? false : undefined,
   };
 
+  // Before the render: a folder that cannot hold the cards is refused at once, not after it.
+  const outputDir = stringOption(values.out) ?? '.';
+  await checkDirectory('--out', outputDir);
   const local = LocalRenderer.open(loadCommandConfig());
   try {
     const { images, warnings } = await local.render(body);
     // Said on stderr, as the API says them in `warnings`, so stdout stays the list of files.
     for (const warning of warnings) process.stderr.write(`cardwright: warning: ${warning}\n`);
     const baseName = stringOption(values.name) ?? (input === '-' ? 'card' : baseNameOf(input));
-    const files = await writeCardFiles(stringOption(values.out) ?? '.', baseName, images, {
+    const files = await writeCardFiles(outputDir, baseName, images, {
       folderName: '--out',
       staleFiles: values.clean === true ? 'remove' : 'refuse',
       removeHint: 'add --clean to remove them',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { themeListing } from '../cards/themes/listing.js';
 import { writeCardFiles } from '../cards/storage/card-files.js';
+import { checkDirectory } from '../cards/storage/make-directory.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
 import type { Config } from '../config.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
@@ -27,8 +28,11 @@ export class LocalBackend implements CardBackend {
   }
 
   async generate(body: Record<string, unknown>, baseName: string, output: OutputOptions = {}): Promise<CardResult> {
+    const outputDir = path.resolve(output.outputDir ?? this.defaultOutputDir);
+    // Before the render: a folder that cannot hold the cards is refused at once, not after it.
+    await checkDirectory('outputDir', outputDir);
     const { images, warnings } = await this.local.render(body);
-    const files = await writeCardFiles(path.resolve(output.outputDir ?? this.defaultOutputDir), baseName, images, {
+    const files = await writeCardFiles(outputDir, baseName, images, {
       folderName: 'outputDir',
       staleFiles: output.clean ? 'remove' : 'refuse',
       removeHint: 'pass clean: true to remove them',

@@ -27,6 +27,26 @@ export function folderProblem(name: string, dir: string): string | undefined {
  */
 export async function makeDirectory(name: string, dir: string): Promise<string> {
   const resolved = path.resolve(dir);
+  for (const part of await missingParts(name, dir)) {
+    await fs.mkdir(part).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') return;
+      throw invalidRequest(`${name} ${dir} cannot be created: ${part} (${error.code ?? error.message}).`);
+    });
+  }
+  return resolved;
+}
+
+/**
+ * Refuses, as makeDirectory would, a `dir` that cannot be a folder (a pseudo-filesystem, a file on
+ * the way), creating nothing: a command checks its output folder before it spends a render on it.
+ */
+export async function checkDirectory(name: string, dir: string): Promise<void> {
+  await missingParts(name, dir);
+}
+
+/** The parts of `dir` that do not exist yet, outermost first; a refusal when it cannot be a folder. */
+async function missingParts(name: string, dir: string): Promise<string[]> {
+  const resolved = path.resolve(dir);
   const problem = folderProblem(name, dir);
   if (problem) throw invalidRequest(problem);
   // Up to the nearest part that exists: at most one step per path segment.
@@ -49,11 +69,5 @@ export async function makeDirectory(name: string, dir: string): Promise<string> 
     missing.unshift(existing);
     existing = parent;
   }
-  for (const part of missing) {
-    await fs.mkdir(part).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return;
-      throw invalidRequest(`${name} ${dir} cannot be created: ${part} (${error.code ?? error.message}).`);
-    });
-  }
-  return resolved;
+  return missing;
 }
