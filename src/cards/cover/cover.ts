@@ -11,25 +11,14 @@ import { fitCover, smallestDesignFit } from './fit-cover.js';
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { theme, mode, warnings } = parts.themes.resolve(request.theme, request.themeMode);
   const designs = coverDesigns(request);
+  // The card every design is drawn in: exactly width × height, whatever its title.
+  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, background: request.background };
   const images = await parts.renderer.run(signal, async (page) => {
     const rendered: RenderedImage[] = [];
     for (const design of designs) {
       signal.throwIfAborted();
-      const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, background: request.background };
       const contentHtml = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
-      const [image] = await renderCards(page, {
-        theme,
-        mode,
-        width: request.width,
-        height: request.height,
-        scale: request.scale,
-        format: request.format,
-        // Exactly width × height: a cover is one card of the chosen size whatever its title.
-        splitMode: 'noSplit',
-        overHiddenMode: true,
-        background: request.background,
-        contentHtml,
-      }, parts.renderLimits);
+      const [image] = await renderCards(page, { ...card, format: request.format, splitMode: 'noSplit', overHiddenMode: true, contentHtml }, parts.renderLimits);
       rendered.push(image!);
     }
     return rendered;

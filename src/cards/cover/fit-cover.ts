@@ -8,16 +8,13 @@
 // scales all of its parts (themes/_base.css), since its tags are what overflows. Like
 // fit-tables.ts, it returns HTML with the factor written into it.
 import { cardGeometry, cardMarkup, type CardMarkupOptions } from '../render/card-markup.js';
+import type { CardRenderRequest } from '../render/render-cards.js';
 import type { RenderPage } from '../render/render-page.js';
-import type { Theme } from '../themes/theme-file.js';
 
-export interface FitCoverRequest extends Pick<CardMarkupOptions, 'fontScale' | 'fontFamily' | 'kind'> {
-  theme: Theme;
-  mode?: string;
-  width: number;
-  height: number;
-  scale: number;
-  background?: string;
+/** The card the cover is drawn in, as the render request gives it, and the cover. */
+export interface FitCoverRequest
+  extends Pick<CardRenderRequest, 'theme' | 'mode' | 'width' | 'height' | 'scale' | 'background' | 'fontScale' | 'fontFamily'>,
+    Pick<CardMarkupOptions, 'kind'> {
   /** The cover's HTML, whose root is `<div class="cover …">` (cover-designs.ts, creator-cards.ts). */
   html: string;
   /** Smallest factor; a cover still too tall at it is clipped like any card. */
@@ -34,8 +31,7 @@ export async function fitCover(page: RenderPage, request: FitCoverRequest): Prom
   const markup = cardMarkup({ ...request, fixedHeight: true, contentHtml: request.html });
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
-  const input = JSON.stringify({ markup, smallest: request.smallest });
-  const fit = await page.evaluate<number | null>(`(() => { const __name = (target) => target; return (${fitCoverInPage.toString()})(${input}); })()`);
+  const fit = await page.run(fitCoverInPage, { markup, smallest: request.smallest });
   return fit === null ? request.html : withCoverFit(request.html, fit);
 }
 

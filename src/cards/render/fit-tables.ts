@@ -27,8 +27,7 @@ export async function fitTables(page: RenderPage, request: FitTablesRequest): Pr
   const markup = cardMarkup({ ...request, fixedHeight: false, contentHtml: '' });
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
-  const input = JSON.stringify({ markup, contentHtml: request.contentHtml });
-  const html = await page.evaluate<string | null>(`(() => { const __name = (target) => target; return (${fitTablesInPage.toString()})(${input}); })()`);
+  const html = await page.run(fitTablesInPage, { markup, contentHtml: request.contentHtml });
   return html ?? request.contentHtml;
 }
 

@@ -194,6 +194,17 @@ export class RenderPage {
   }
 
   /**
+   * Runs `inPage`, a self-contained function of this code base, in the page with `input` (JSON) and
+   * returns its JSON result. The function travels as its source text; the TypeScript loader
+   * (tsx/esbuild) may have put calls to its `__name` helper into that text, so the page gets a
+   * `__name` that does nothing.
+   */
+  async run<I, T>(inPage: (input: I) => T | Promise<T>, input?: I): Promise<T> {
+    const argument = input === undefined ? '' : JSON.stringify(input);
+    return this.evaluate<T>(`(() => { const __name = (target) => target; return (${inPage.toString()})(${argument}); })()`);
+  }
+
+  /**
    * Sets the viewport width and device scale that captures use. Text layout differs slightly
    * between device scales, so content must be measured under the scale it is captured at.
    */

@@ -11,7 +11,7 @@ import type { RenderPage } from './render-page.js';
 
 /** Marks the truncated cards on the page; returns how many there were. */
 export async function truncateOverflow(page: RenderPage): Promise<number> {
-  return page.evaluate<number>(`(() => { const __name = (target) => target; return (${truncateOverflowInPage.toString()})(); })()`);
+  return page.run(truncateOverflowInPage);
 }
 
 /** Runs in the page (self-contained, like paginate-in-page.ts). */
