@@ -252,6 +252,23 @@ describe('for creators', () => {
     assert.equal(plain, null);
   });
 
+  it("charges a noSplit preview for the page layout that fits its cover, and one without a cover or tables for none", async () => {
+    const layoutsCharged = async (markdown: string) => {
+      let layouts = 0;
+      const meter = {
+        image: () => {},
+        pageLayout: () => {
+          layouts += 1;
+        },
+        cards: () => {},
+      };
+      const preview = await service.app.cards.preview(checkRequest({ markdown, splitMode: 'noSplit' }), AbortSignal.timeout(30_000), meter);
+      return { layouts, cards: preview.cards.length };
+    };
+    assert.deepEqual(await layoutsCharged(`${frontMatter}\n${content}`), { layouts: 1, cards: 3 }, 'a cover, the card and a closing card');
+    assert.deepEqual(await layoutsCharged(content), { layouts: 0, cards: 1 });
+  });
+
   it('fetches a remote avatar under the remote-image rules, and draws the cards without one it cannot fetch', async () => {
     const remote = (avatar: string) => `---\nauthor: Lin\navatar: ${avatar}\nsignature: true\ncover: true\n---\n# Hi`;
     const [cover] = await cardsInPage({ markdown: remote(`${images.origin}/red.png`) });
