@@ -5,12 +5,13 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, it } from 'node:test';
-import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { buildIfStale } from './helpers/build.js';
+import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { freePort, temporaryDir } from './helpers/service.js';
 
 /** Starts `cardwright serve` until it logs that it listens, then stops it; answers what it wrote. */
 async function serveOutput(env: Record<string, string>, onTerminal: boolean): Promise<string> {
-  buildCli();
+  buildIfStale();
   const dataDir = temporaryDir();
   const port = await freePort();
   const command = [process.execPath, cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'];

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { buildIfStale } from './helpers/build.js';
+import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, download, isPng } from './helpers/images.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
@@ -19,7 +20,7 @@ interface Session {
 }
 
 async function connect(env: Record<string, string>): Promise<Session> {
-  buildCli();
+  buildIfStale();
   const transport = new StdioClientTransport({ command: process.execPath, args: [cliBin, 'mcp'], env: { ...cleanEnv(), ...env }, stderr: 'pipe' });
   const client = new Client({ name: 'cardwright-test', version: '1.0.0' });
   await client.connect(transport);

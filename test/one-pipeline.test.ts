@@ -15,7 +15,8 @@ import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { singleCardMarkup } from '../src/cards/render/render-cards.js';
 import type { GenerateBodyInput } from '../src/cards/request/schema.js';
 import { renderToolName } from '../src/mcp/tools.js';
-import { buildCli, cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { buildIfStale } from './helpers/build.js';
+import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startService, temporaryDir, type RunningService } from './helpers/service.js';
 
@@ -73,7 +74,7 @@ describe('one card pipeline behind every front end', () => {
   });
 
   it('the MCP server (local mode) answers with the cards the API stores', async () => {
-    buildCli();
+    buildIfStale();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [cliBin, 'mcp'],

@@ -1,19 +1,12 @@
 // Runs the installed `cardwright` command as a user would: the package's bin file with node, after
-// building dist/ the way `npm install` does, with stdin, a working folder and environment of its own.
-import { execFileSync, spawn } from 'node:child_process';
+// building dist/ when it is older than its sources, with stdin, a working folder and environment of its own.
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.js';
+import { buildIfStale } from './build.js';
 
 export const cliBin = path.join(projectRoot, 'bin', 'cardwright.js');
 
-let built = false;
-
-/** Compiles src/ into dist/ once per test process, so the bin runs the code under test. */
-export function buildCli(): void {
-  if (built) return;
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-  built = true;
-}
 
 export interface CliResult {
   code: number | null;
@@ -30,7 +23,7 @@ export interface CliOptions {
 
 /** Runs `cardwright ...args` to completion (killed after timeoutMs) and returns its exit code and output. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  buildCli();
+  buildIfStale();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cliBin, ...args], {
       cwd: options.cwd ?? projectRoot,

@@ -2,7 +2,7 @@
 // replicas (`node dist/server.js`, as the container runs it), redis-server, and HAProxy in front
 // probing /ready and retrying. Every process started here is recorded, so a test (or the cluster
 // benchmark) can kill whatever is left when it ends, passing or failing.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -57,14 +57,6 @@ function accepts(port: number): Promise<boolean> {
 }
 
 /** Compiles dist/ unless it is newer than every source file, so replicas run the code under test. */
-export function buildIfStale(): void {
-  const newest = (dir: string): number =>
-    Math.max(0, ...fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs));
-  const built = path.join(projectRoot, 'dist', 'server.js');
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newest(path.join(projectRoot, 'src'))) return;
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
 export interface Replica {
   name: string;
   port: number;

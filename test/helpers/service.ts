@@ -39,7 +39,34 @@ export interface ServiceOptions {
   log?: (line: string) => void;
 }
 
+/** Set by test/helpers/one-process.ts: the files it runs share one service with the default settings. */
+let sharedDefault: { enabled: boolean; service?: Promise<RunningService> } = { enabled: false };
+
+export function shareDefaultService(): void {
+  sharedDefault = { enabled: true };
+}
+
+export async function closeSharedServices(): Promise<void> {
+  const service = await sharedDefault.service?.catch(() => undefined);
+  sharedDefault = { enabled: false };
+  await service?.close();
+}
+
+/**
+ * A real service on a free loopback port. With the default settings and no log option, the files
+ * that test/helpers/one-process.ts runs together get the same warm service; its close() then
+ * leaves it open for the next file, and the process closes it at the end.
+ */
 export async function startService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<RunningService> {
+  if (sharedDefault.enabled && Object.keys(env).length === 0 && !options.log) {
+    sharedDefault.service ??= startOwnService();
+    const service = await sharedDefault.service;
+    return { ...service, close: async () => {} };
+  }
+  return startOwnService(env, options);
+}
+
+async function startOwnService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<RunningService> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? temporaryDir();
   const config = loadConfig({

@@ -1,0 +1,161 @@
+// `npm test` and `npm run test:unit`: runs the test files in lanes (test/lanes.mjs) so the suite
+// fits a 2-core machine in minutes instead of running 60 files one after the other:
+//
+// - the files in `shareOneService` run in one process (test/helpers/one-process.ts) and share one
+//   warm service with the default settings, instead of each starting and warming its own;
+// - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them;
+// - every other file runs in a process of its own, two at a time.
+//
+// dist/ is built once, before any file starts (the CLI and cluster tests run the built service).
+// Each file's output is printed whole when it ends, then every file's time, slowest first, and the
+// totals. `node scripts/run-tests.mjs test/a.test.ts …` runs just those files, in the same lanes.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runAlone, shareOneService, unitFiles } from '../test/lanes.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const startedAt = Date.now();
+/** How long one process may run before it is stopped and counted as failed: a hang must not eat CI's time. */
+const processTimeLimitMs = 20 * 60_000;
+const parallelProcesses = 2;
+/** The totals the spec reporter closes with ("ℹ pass 12"). */
+const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
+
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const named = args.filter((arg) => !arg.startsWith('--'));
+const allFiles = fs
+  .readdirSync(path.join(root, 'test'))
+  .filter((name) => name.endsWith('.test.ts'))
+  .map((name) => `test/${name}`)
+  .sort();
+for (const listed of [...runAlone, ...shareOneService, ...unitFiles]) {
+  if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
+}
+const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
+
+if (!unitOnly) {
+  // Built once here, so no test file builds it again (and two never build it at the same time).
+  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) fail('the build failed');
+}
+
+/** A process to run: one or several test files. */
+const jobs = [];
+const shared = files.filter((file) => shareOneService.includes(file));
+if (shared.length > 0) jobs.push({ files: shared, alone: false, command: ['--import', 'tsx', '--test-reporter=spec', 'test/helpers/one-process.ts', ...shared] });
+for (const file of files.filter((candidate) => !shareOneService.includes(candidate))) {
+  jobs.push({ files: [file], alone: runAlone.includes(file), command: ['--import', 'tsx', '--test', '--test-reporter=spec', file] });
+}
+
+const results = [];
+await runInLanes(jobs.filter((job) => !job.alone), parallelProcesses);
+await runInLanes(jobs.filter((job) => job.alone), 1);
+summarize();
+
+async function runInLanes(queue, lanes) {
+  const waiting = [...queue];
+  const lane = async () => {
+    for (let job = waiting.shift(); job; job = waiting.shift()) results.push(await runJob(job));
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+}
+
+function runJob(job) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, job.command, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child);
+    }, processTimeLimitMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // Whatever a file left running (a server, a browser) goes with it.
+      killGroup(child);
+      const seconds = (Date.now() - started) / 1000;
+      const counts = countsOf(output);
+      const problem = timedOut
+        ? `stopped after ${processTimeLimitMs / 60_000} minutes`
+        : counts === undefined
+          ? `ended (${signal ?? `code ${code}`}) without a summary of its tests`
+          : code !== 0 && counts.fail === 0
+            ? `ended with code ${code} although no test failed`
+            : undefined;
+      const name = job.files.length === 1 ? job.files[0] : `${job.files.length} files in one process`;
+      process.stdout.write(`\n━━━ ${name} (${seconds.toFixed(1)} s)\n${output}`);
+      if (problem) process.stdout.write(`✖ ${name} ${problem}\n`);
+      resolve({ job, seconds, counts: counts ?? emptyCounts(), problem, perFile: perFileTimes(job, output, seconds) });
+    });
+  });
+}
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+function emptyCounts() {
+  return Object.fromEntries(countNames.map((name) => [name, 0]));
+}
+
+/** The totals of the spec reporter's closing lines ("ℹ pass 12"), or undefined when it printed none. */
+function countsOf(output) {
+  const counts = emptyCounts();
+  let found = false;
+  for (const name of countNames) {
+    for (const match of output.matchAll(new RegExp(`^ℹ ${name} (\\d+)$`, 'gm'))) {
+      counts[name] += Number(match[1]);
+      found = true;
+    }
+  }
+  return found ? counts : undefined;
+}
+
+/** Seconds per test file; in the shared process each file is a top-level suite named after it. */
+function perFileTimes(job, output, seconds) {
+  if (job.files.length === 1) return [{ file: job.files[0], seconds }];
+  return job.files.map((file) => {
+    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const match = output.match(new RegExp(`^[✔✖] ${escaped} \\(([\\d.]+)ms\\)$`, 'm'));
+    return { file, seconds: match ? Number(match[1]) / 1000 : Number.NaN, shared: true };
+  });
+}
+
+function summarize() {
+  const totals = emptyCounts();
+  for (const { counts } of results) for (const name of countNames) totals[name] += counts[name];
+  const problems = results.filter((result) => result.problem);
+  const perFile = results.flatMap((result) => result.perFile).sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
+  const sharedProcess = results.find((result) => result.job.files.length > 1);
+  console.log('\nTest files by time, slowest first (* = in the process that shares one service):');
+  for (const { file, seconds, shared: inShared } of perFile) console.log(`${seconds.toFixed(1).padStart(8)} s  ${inShared ? '*' : ' '} ${file}`);
+  if (sharedProcess) console.log(`The shared process took ${sharedProcess.seconds.toFixed(1)} s for ${sharedProcess.job.files.length} files, start and close included.`);
+  console.log(`\n${results.length} processes, ${files.length} files, ${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`);
+  // .ci/run sets this, so its log says what the whole run took, the install included.
+  const ciStartedAt = Number(process.env.CARDWRIGHT_CI_STARTED_AT);
+  if (ciStartedAt > 0) console.log(`.ci/run has taken ${Math.round(Date.now() / 1000 - ciStartedAt)} s so far (install, type-check and lint included)`);
+  for (const name of countNames) console.log(`ℹ ${name} ${totals[name]}`);
+  for (const { job, problem } of problems) console.log(`✖ ${job.files.join(', ')}: ${problem}`);
+  const failed = totals.fail + totals.cancelled + problems.length;
+  console.log(`${totals.pass} passed, ${failed} failed, ${totals.skipped} skipped`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+function fail(message) {
+  console.error(`run-tests: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,16 @@
+// Runs several test files in this one process, each as a top-level suite named after its file, so
+// they share what test/helpers/service.ts keeps warm (one service with the default settings)
+// instead of each starting its own. scripts/run-tests.mjs starts it with the files of
+// `shareOneService` (test/lanes.mjs); the files need no change to run here or alone.
+import { after, describe } from 'node:test';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { closeSharedServices, shareDefaultService } from './service.js';
+
+shareDefaultService();
+for (const file of process.argv.slice(2)) {
+  describe(file, async () => {
+    await import(pathToFileURL(path.resolve(file)).href);
+  });
+}
+after(closeSharedServices);

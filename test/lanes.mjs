@@ -1,0 +1,63 @@
+// Which lane each test file runs in (scripts/run-tests.mjs). A file not named here runs in a
+// process of its own, two such processes at a time.
+
+/**
+ * Files that start only services with the default settings (or also a few of their own): they run
+ * in one process and share one warm service (test/helpers/one-process.ts). A file belongs here
+ * when it does not depend on a fresh service: it reads no counter, log or budget that another
+ * file's requests would have moved, and it does not drive the service's render pages itself
+ * (renderer.run with its own markup and scripts leaves a page unlike what requests leave).
+ */
+export const shareOneService = [
+  'test/api-reference-page.test.ts',
+  'test/blank-markdown.test.ts',
+  'test/font-scale.test.ts',
+  'test/generate-api.test.ts',
+  'test/long-image.test.ts',
+  'test/mcp.test.ts',
+  'test/md2card-clients.test.ts',
+  'test/one-pipeline.test.ts',
+  'test/openapi.test.ts',
+  'test/over-hidden.test.ts',
+  'test/rtl-markers.test.ts',
+  'test/split-auto.test.ts',
+  'test/split-hr.test.ts',
+  'test/tables.test.ts',
+  'test/themes-b.test.ts',
+  'test/themes-contrast.test.ts',
+  'test/themes.test.ts',
+  'test/typescript-client.test.ts',
+  'test/web-creator.test.ts',
+  'test/wechat-background.test.ts',
+];
+
+/**
+ * Files that measure time, watch processes or load the machine: they run with no other file
+ * beside them, so neither disturbs the other.
+ */
+export const runAlone = [
+  'test/cluster.test.ts',
+  'test/hostile-render.test.ts',
+  'test/hostile.test.ts',
+  'test/logs.test.ts',
+  'test/ops-admission.test.ts',
+  'test/ops-browser.test.ts',
+  'test/ops-keys.test.ts',
+  'test/ops-process.test.ts',
+];
+
+/** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
+export const unitFiles = [
+  'test/build-if-stale.test.ts',
+  'test/deployment.test.ts',
+  'test/docs.test.ts',
+  'test/front-matter-fuzz.test.ts',
+  'test/http-routes.test.ts',
+  'test/markdown-lanes.test.ts',
+  'test/page-pool.test.ts',
+  'test/preview-budget.test.ts',
+  'test/render-limits.test.ts',
+  'test/s3-config.test.ts',
+  'test/s3-store-all.test.ts',
+  'test/svg-raster.test.ts',
+];
