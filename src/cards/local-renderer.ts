@@ -20,10 +20,11 @@ export class LocalRenderer {
 
   /**
    * Loads the themes; the browser is launched by the first render, so listing themes stays
-   * instant. One render page: a command renders one request at a time.
+   * instant. One render page and one Markdown worker: a command renders one request at a time, and
+   * a second worker would only load the whole Markdown pipeline again for nothing.
    */
   static open(config: Config): LocalRenderer {
-    const settings = { ...config, renderConcurrency: 1, queueMax: 16, browserProbeIntervalMs: 0, renderCache: undefined };
+    const settings = { ...config, renderConcurrency: 1, markdownThreads: 1, queueMax: 16, browserProbeIntervalMs: 0, renderCache: undefined };
     return new LocalRenderer(createCards({ settings, log: stderrLogger(config.logLevel) }), config.requestTimeoutMs);
   }
 
