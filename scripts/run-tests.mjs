@@ -13,7 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAlone, shareOneService, unitFiles } from '../test/lanes.mjs';
+import { runAlone, shareOneService, startFirst, unitFiles } from '../test/lanes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const startedAt = Date.now();
@@ -31,7 +31,7 @@ const allFiles = fs
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => `test/${name}`)
   .sort();
-for (const listed of [...runAlone, ...shareOneService, ...unitFiles]) {
+for (const listed of [...runAlone, ...shareOneService, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
@@ -46,7 +46,10 @@ if (!unitOnly) {
 const jobs = [];
 const shared = files.filter((file) => shareOneService.includes(file));
 if (shared.length > 0) jobs.push({ files: shared, alone: false, command: ['--import', 'tsx', '--test-reporter=spec', 'test/helpers/one-process.ts', ...shared] });
-for (const file of files.filter((candidate) => !shareOneService.includes(candidate))) {
+// The slow files first (after the shared process, the longest of all), then the rest in name order.
+const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
+const ownProcess = files.filter((candidate) => !shareOneService.includes(candidate)).sort((a, b) => rank(a) - rank(b));
+for (const file of ownProcess) {
   jobs.push({ files: [file], alone: runAlone.includes(file), command: ['--import', 'tsx', '--test', '--test-reporter=spec', file] });
 }
 

@@ -61,3 +61,20 @@ export const unitFiles = [
   'test/s3-store-all.test.ts',
   'test/svg-raster.test.ts',
 ];
+
+/**
+ * The slowest files of the two-at-a-time lane, slowest first: they start first, so the lane ends
+ * with short files and neither process waits long for the other at the end.
+ */
+export const startFirst = [
+  'test/cli.test.ts',
+  'test/diagrams.test.ts',
+  'test/corpus.test.ts',
+  'test/card-sizes.test.ts',
+  'test/creator.test.ts',
+  'test/fonts-scripts.test.ts',
+  'test/web-page.test.ts',
+  'test/web-routes.test.ts',
+  'test/fuzz-generate.test.ts',
+  'test/cover-api.test.ts',
+];
