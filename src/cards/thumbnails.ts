@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { renderRequest, type PipelineParts } from './pipeline.js';
 import { normalizeRequest } from './request/normalize.js';
-import { timeLimit } from './time-limit.js';
+import { timeLimit } from './deadlines.js';
 
 /** A short document that shows a theme's headings, text, emphasis, list, quote and code. */
 export const thumbnailMarkdown = [
@@ -66,7 +66,7 @@ export class ThemeThumbnails {
       overHiddenMode: true,
     });
     const job = this.queue.then(async () => {
-      // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
+      // A plain timer (see deadlines.ts): AbortSignal.timeout can be lost to a garbage collection.
       const limit = timeLimit(this.timeoutMs, `the thumbnail did not render within ${this.timeoutMs} ms`);
       const { images } = await renderRequest(this.parts, request, limit.signal).finally(limit.clear);
       const data = images[0]!.data;

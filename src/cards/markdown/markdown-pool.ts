@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
+import { abortable } from '../deadlines.js';
 import { CardError } from '../errors.js';
 import type { FetchedImage, ImageSource } from '../images/remote-image-fetcher.js';
 import { decodeDataUrl } from '../images/sniff-image.js';
@@ -119,7 +120,7 @@ class MarkdownPool {
     }
     // A preview whose deadline passes while it waits is answered at once; its turn then ends at once.
     const turn = this.previewAdmission(() => this.renderInWorker(markdown, options, lane));
-    return options.signal ? untilAborted(turn, options.signal) : turn;
+    return options.signal ? abortable(turn, options.signal) : turn;
   }
 
   private async renderInWorker(markdown: string, options: RenderMarkdownOptions, lane: RenderLane): Promise<RenderedMarkdown> {
@@ -229,7 +230,7 @@ class MarkdownPool {
       },
       { once: true },
     );
-    return untilAborted(done, signal);
+    return abortable(done, signal);
   }
 
   private failure(error: unknown, overBudget: boolean, stage: string): unknown {
@@ -258,16 +259,6 @@ class MarkdownPool {
   close(): Promise<void> {
     return this.piscina.destroy();
   }
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 async function answerImage(
