@@ -16,6 +16,7 @@ import { checkRequest } from '../src/cards/request/check.js';
 import { resolveRequest } from '../src/cards/request/resolve.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { textFonts } from './helpers/page-inspection.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 /** A 2×2 red PNG, as an avatar. */
@@ -391,7 +392,7 @@ describe('for creators', () => {
         const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages };
         const prepared = await prepareContent(parts, resolveRequest(service.app.cards.themes, request), AbortSignal.timeout(30_000));
         await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, contentHtml: prepared.html, format: 'webp', scale: 1 });
-        const runs = await page.textFonts();
+        const runs = await textFonts(page);
         return runs.find((run) => run.text.includes('Body text'))!.fonts.map((font) => font.familyName).join(', ');
       });
     assert.match(await faces(), /Noto Sans/);
