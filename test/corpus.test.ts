@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { splitModes } from '../src/cards/request/schema.js';
-import { bundledFamilies } from '../src/cards/themes/fonts.js';
+import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { corpusDocuments } from './helpers/corpus.js';
 import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
 import { startService, type RunningService } from './helpers/service.js';

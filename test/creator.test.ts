@@ -7,12 +7,16 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { getDocumentProxy } from 'unpdf';
 import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
+import { SvgRasterizer } from '../src/cards/images/svg-raster.js';
+import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { prepareContent } from '../src/cards/pipeline.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
+import { resolveRequest } from '../src/cards/request/resolve.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { textFonts } from './helpers/page-inspection.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 /** A 2×2 red PNG, as an avatar. */
@@ -38,6 +42,9 @@ const content = '# 第一天\n\nWrite in Markdown. 写下来。\n\n---\n\n## 第
 describe('for creators', () => {
   let service: RunningService;
   let images: LocalImageServer;
+  // The stages run on the service's render pages and themes, with Markdown workers of their own.
+  const markdown = new MarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
+  const svgImages = new SvgRasterizer();
   before(async () => {
     images = await startImageServer();
     service = await startService({ REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}` });
@@ -45,6 +52,7 @@ describe('for creators', () => {
   after(async () => {
     await service?.close();
     await images?.close();
+    await markdown.close();
   });
 
   /** The cards of a request laid out in a render page, as the DOM describes them. */
@@ -72,8 +80,8 @@ describe('for creators', () => {
     const request = checkRequest(body);
     // The service's own remote-image rules: only the test's image server is allowed.
     const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
-    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), remoteImages };
-    const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+    const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages, remoteImages };
+    const prepared = await prepareContent(parts, resolveRequest(service.app.cards.themes, request), AbortSignal.timeout(30_000));
     return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
       await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
       return page.evaluate<T>(script);
@@ -381,10 +389,10 @@ describe('for creators', () => {
     const faces = async (fontFamily?: string) =>
       service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
         const request = checkRequest({ markdown: 'Body text 正文', theme: 'plain-notes', fontFamily });
-        const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }) };
-        const prepared = await prepareContent(parts, request, AbortSignal.timeout(30_000));
+        const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages };
+        const prepared = await prepareContent(parts, resolveRequest(service.app.cards.themes, request), AbortSignal.timeout(30_000));
         await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, contentHtml: prepared.html, format: 'webp', scale: 1 });
-        const runs = await page.textFonts();
+        const runs = await textFonts(page);
         return runs.find((run) => run.text.includes('Body text'))!.fonts.map((font) => font.familyName).join(', ');
       });
     assert.match(await faces(), /Noto Sans/);

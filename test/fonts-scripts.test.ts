@@ -10,8 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
-import type { TextFonts } from '../src/cards/render/render-page.js';
-import { bundledFamilies, fontFaceCss } from '../src/cards/themes/fonts.js';
+import { textFonts, type TextFonts } from './helpers/page-inspection.js';
+import { fontFaceCss } from '../src/cards/themes/fonts.js';
+import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const samples: Record<string, string> = {
@@ -62,7 +63,7 @@ describe('every script is drawn by a bundled face', () => {
     const { html } = await renderMarkdown(markdown);
     return service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
       await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-      const runs = await page.textFonts();
+      const runs = await textFonts(page);
       const facts = await page.evaluate<{ joins: string[]; directions: Array<[string, string]> }>(`(() => {
         const inner = document.querySelector('#cards .card-content-inner');
         return {
@@ -131,7 +132,7 @@ describe('every script is drawn by a bundled face', () => {
           marked?.setAttribute('data-han', mark);
           return rounded;
         }).map((h) => h.textContent)`);
-        return (await page.textFonts()).filter((run) => handHeadings.includes(run.text));
+        return (await textFonts(page)).filter((run) => handHeadings.includes(run.text));
       });
       for (const run of runs) {
         measured++;
@@ -165,7 +166,7 @@ describe('every script is drawn by a bundled face', () => {
         await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
         // The headings whose stack leads (after a Latin display face) with the Kai face.
         const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
-        return (await page.textFonts()).filter((run) => run.text === big5).filter((_, index) => kai[index]);
+        return (await textFonts(page)).filter((run) => run.text === big5).filter((_, index) => kai[index]);
       });
       for (const run of runs) {
         measured++;

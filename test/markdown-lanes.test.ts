@@ -1,11 +1,12 @@
 // The Markdown workers in two lanes (src/cards/markdown/markdown-pool.ts): a document keeps its
 // worker while it waits for its images and diagrams, so previews (no key needed) may hold all
-// workers but one, and wait for them in a bounded queue of their own. Real worker threads, no browser.
+// workers but one, and wait for them in a bounded queue of their own; two pools in one process (two
+// cores) each keep their own settings. Real worker threads, no browser.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
-import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
+import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { redPng } from './helpers/local-image-server.js';
 
 /** Answers every image once `release()` is called: a slow image server. */
@@ -33,12 +34,12 @@ const until = async (condition: () => boolean) => {
 };
 
 describe('Markdown workers: previews never hold the last one', () => {
-  const pool = openMarkdownPool({ threads: 2, cpuLimitMs: 10_000, queueMax: 8, previewQueueMax: 1 });
+  const pool = new MarkdownPool({ threads: 2, cpuLimitMs: 10_000, queueMax: 8, previewQueueMax: 1 });
   after(() => pool.close());
 
   it('a request is turned into HTML at once while previews wait on slow images, and a preview beyond their queue is busy', async () => {
     const images = new HeldImages();
-    const preview = (n: number) => renderMarkdownInWorker(`# Preview ${n}\n\n![slow](http://img.example/${n}.png)`, { remoteImages: images, lane: 'previews' });
+    const preview = (n: number) => pool.render(`# Preview ${n}\n\n![slow](http://img.example/${n}.png)`, { remoteImages: images, lane: 'previews' });
     const first = preview(1);
     await until(() => images.asked.length === 1);
     // The second waits for the previews' worker, the third finds their queue full.
@@ -49,7 +50,7 @@ describe('Markdown workers: previews never hold the last one', () => {
       assert.match(error.message, /open to previews is busy/);
       return true;
     });
-    const request = await renderMarkdownInWorker('# Paid for\n\nText.', { lane: 'requests' });
+    const request = await pool.render('# Paid for\n\nText.', { lane: 'requests' });
     assert.match(request.html, /Paid for/);
     assert.equal(images.asked.length, 1, 'the second preview was let into a worker while the first held one');
     images.release();
@@ -62,15 +63,33 @@ describe('Markdown workers: previews never hold the last one', () => {
 
   it('a preview whose deadline passes while it waits for a worker is answered at once, and never runs', async () => {
     const images = new HeldImages();
-    const holding = renderMarkdownInWorker('![slow](http://img.example/held.png)', { remoteImages: images, lane: 'previews' });
+    const holding = pool.render('![slow](http://img.example/held.png)', { remoteImages: images, lane: 'previews' });
     await until(() => images.asked.length === 1);
     const deadline = new AbortController();
-    const waiting = renderMarkdownInWorker('![never](http://img.example/never.png)', { remoteImages: images, lane: 'previews', signal: deadline.signal });
+    const waiting = pool.render('![never](http://img.example/never.png)', { remoteImages: images, lane: 'previews', signal: deadline.signal });
     deadline.abort(new Error('the deadline passed'));
     await assert.rejects(waiting, /the deadline passed/);
     images.release();
     await holding;
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual(images.asked, ['http://img.example/held.png']);
+  });
+});
+
+describe('Markdown pools of two cores in one process', () => {
+  const strict = new MarkdownPool({ threads: 1, cpuLimitMs: 50, queueMax: 2 });
+  const lenient = new MarkdownPool({ threads: 1, cpuLimitMs: 20_000, queueMax: 2 });
+  after(() => Promise.all([strict.close(), lenient.close()]));
+
+  it('each keeps its own CPU budget: the same document is stopped by one and rendered by the other', async () => {
+    await Promise.all([strict.warmUp(), lenient.warmUp()]);
+    // Some 15,000 characters of lists, emphasis and links: several times 50 ms of CPU, far below 20 s.
+    const document = Array.from({ length: 200 }, (_, n) => `- item **${n}** with *emphasis* and [a link](https://example.com/${n}) \`code\``).join('\n');
+    const [stopped, rendered] = await Promise.allSettled([strict.render(document), lenient.render(document)]);
+    assert.equal(stopped.status, 'rejected');
+    assert.ok(stopped.reason instanceof CardError && stopped.reason.kind === 'content_too_large', String(stopped.reason));
+    assert.match(stopped.reason.message, /more than 50 ms of CPU time/);
+    assert.equal(rendered.status, 'fulfilled', rendered.status === 'rejected' ? String(rendered.reason) : '');
+    assert.match(rendered.value.html, /<strong>199<\/strong>/);
   });
 });

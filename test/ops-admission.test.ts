@@ -1,5 +1,6 @@
 // Admission and deadlines under load: a bounded queue answered with 503 at once, one deadline over
-// queue wait and render that cancels the work, readiness that tells the truth, and /metrics.
+// queue wait and render that cancels the work, readiness that tells the truth, and /metrics; two
+// services in one process, each with its own settings.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
@@ -73,6 +74,31 @@ describe('admission: one renderer, a queue of one', () => {
     const ready = await fetch(`${service.baseUrl}/ready`);
     assert.equal(ready.status, 200);
     assert.equal(((await ready.json()) as any).status, 'ready');
+  });
+});
+
+describe('two services in one process', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await startService({ MARKDOWN_THREADS: '1' });
+  });
+  after(async () => service?.close());
+
+  it('each keeps its own settings (its Markdown workers and their CPU budget), and one closing leaves the other working', async () => {
+    const strict = await startService({ MARKDOWN_THREADS: '1', MARKDOWN_CPU_LIMIT_MS: '100' });
+    // Some 15,000 characters of lists, emphasis and links: several times 100 ms of CPU, far below the default 5 s.
+    const markdown = Array.from({ length: 200 }, (_, n) => `- item **${n}** with *emphasis* and [a link](https://example.com/${n}) \`code\``).join('\n');
+    try {
+      const [refused, rendered] = await Promise.all([strict.generate({ markdown, scale: 1 }), service.generate({ markdown, scale: 1 })]);
+      assert.equal(refused.status, 400, JSON.stringify(refused.json));
+      assertErrorShape(refused.json, 'invalid_request');
+      assert.match(refused.json.message, /more than 100 ms of CPU time/);
+      assert.equal(rendered.status, 200, JSON.stringify(rendered.json));
+    } finally {
+      await strict.close();
+    }
+    const after = await service.generate({ markdown: '# Still here', scale: 1 });
+    assert.equal(after.status, 200, JSON.stringify(after.json));
   });
 });
 

@@ -1,12 +1,12 @@
 // The break rules of autoSplit on small documents of known geometry, in one real Chromium page:
 // every line, list item, code line and table row is exactly 20 px tall and a card holds exactly
 // 200 px of content (ten lines), so where each card must begin can be worked out by hand. The page
-// runs the same bundled script as the service (its reporting build), with a plain card instead of
-// a theme, and each case checks where the cards begin.
+// runs the service's pagination modules with the report of test/helpers/pagination-report.ts, with
+// a plain card instead of a theme, and each case checks where the cards begin.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { paginationCall, type PaginationResult } from '../src/cards/render/paginate.js';
+import { reportedPaginationCall, type ReportedPagination } from './helpers/pagination-report.js';
 import { launchBrowser } from './helpers/browser.js';
 
 /** Content height of a card, in px, and the height of every line. */
@@ -54,17 +54,16 @@ describe('autoSplit break rules', () => {
   });
   after(async () => browser.close());
 
-  async function paginate(contentHtml: string): Promise<PaginationResult> {
-    const expression = await paginationCall({
+  async function paginate(contentHtml: string): Promise<ReportedPagination> {
+    const expression = await reportedPaginationCall({
       cardTemplate: card(true),
       measureTemplate: card(false),
       contentHtml,
       splitMode: 'autoSplit',
       clipSections: false,
       maxCards: 50,
-      report: true,
     });
-    return page.evaluate(expression) as Promise<PaginationResult>;
+    return page.evaluate(expression) as Promise<ReportedPagination>;
   }
 
   /** Where each card begins, as the report names it (`p#a line 4`, `h2#h`, `table#t row 9`). */

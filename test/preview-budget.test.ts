@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
-import { openMarkdownPool, renderMarkdownInWorker } from '../src/cards/markdown/markdown-pool.js';
+import { SvgRasterizer } from '../src/cards/images/svg-raster.js';
+import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { normalizeRequest } from '../src/cards/request/normalize.js';
 import { clientKey } from '../src/http/client-key.js';
 import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost } from '../src/http/preview-budget.js';
@@ -63,7 +64,7 @@ describe('what a preview costs', () => {
 });
 
 describe('every image the service fetches or draws is charged before', () => {
-  const pool = openMarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
+  const pool = new MarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
   after(() => pool.close());
 
   /** Answers every URL with a small PNG and records what was asked. */
@@ -87,7 +88,7 @@ describe('every image the service fetches or draws is charged before', () => {
   it('inline, reference-style, raw <img> and the <img> of a <picture>: four charges, four fetches, no <source>', async () => {
     const images = new RecordingImages();
     let charges = 0;
-    const { html } = await renderMarkdownInWorker(document, { remoteImages: images, beforeImage: () => {
+    const { html } = await pool.render(document, { remoteImages: images, beforeImage: () => {
       charges += imageCost;
     } });
     assert.equal(charges, 4);
@@ -100,7 +101,7 @@ describe('every image the service fetches or draws is charged before', () => {
     const png = redPng.toString('base64');
     const markdown = [`![a](data:image/svg+xml;base64,${svg})`, `<img alt="b" src="data:image/svg+xml;base64,${svg}">`, `![c](data:image/png;base64,${png})`].join('\n\n');
     let charges = 0;
-    const { html } = await renderMarkdownInWorker(markdown, { remoteImages: new RecordingImages(), beforeImage: () => {
+    const { html } = await pool.render(markdown, { remoteImages: new RecordingImages(), svgImages: new SvgRasterizer(), beforeImage: () => {
       charges += imageCost;
     } });
     assert.equal(charges, 2);
@@ -112,7 +113,7 @@ describe('every image the service fetches or draws is charged before', () => {
     const refusal = new CardError('busy', 'out of budget');
     let charges = 0;
     await assert.rejects(
-      renderMarkdownInWorker(document, {
+      pool.render(document, {
         remoteImages: images,
         beforeImage: () => {
           if (++charges > 1) throw refusal;

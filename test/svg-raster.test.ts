@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RemoteImageRefused } from '../src/cards/images/remote-image-fetcher.js';
-import { rasterizeSvg, svgLimits } from '../src/cards/images/svg-raster.js';
+import { SvgRasterizer, svgLimits } from '../src/cards/images/svg-raster.js';
 import { listProcesses } from './helpers/processes.js';
 
 const svgFile = (body: string, size = 50) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">${body}</svg>`);
@@ -16,15 +16,17 @@ const slowSvg = () => svgFile(`<filter id="f">${'<feGaussianBlur stdDeviation="3
 const drawingProcesses = () => listProcesses().filter((p) => p.ppid === process.pid && p.cmdline.includes('svg-raster-process') && p.state !== 'Z');
 
 describe('drawing SVG images in processes of their own', () => {
+  const svgImages = new SvgRasterizer();
+
   it('draws a plain SVG as a PNG at twice its size', async () => {
-    const image = await rasterizeSvg(svgFile('<rect width="50" height="50" fill="red"/>'));
+    const image = await svgImages.rasterize(svgFile('<rect width="50" height="50" fill="red"/>'));
     assert.equal(image.mimeType, 'image/png');
     assert.deepEqual([image.width, image.height, image.cssWidth], [100, 100, 50]);
   });
 
   it('runs at most svgLimits.concurrentDrawings drawings at once, and kills them when their request is cancelled', async () => {
     const request = new AbortController();
-    const drawings = Array.from({ length: svgLimits.concurrentDrawings + 2 }, () => rasterizeSvg(slowSvg(), request.signal));
+    const drawings = Array.from({ length: svgLimits.concurrentDrawings + 2 }, () => svgImages.rasterize(slowSvg(), request.signal));
     const settled = Promise.allSettled(drawings);
     // Every drawing that may run has started (a process starts in well under 2 s).
     let most = 0;
@@ -45,6 +47,25 @@ describe('drawing SVG images in processes of their own', () => {
     assert.equal(drawingProcesses().length, 0, 'a drawing process outlived its request');
   });
 
+  it('two cores in one process keep their own drawing limits: each draws its one SVG at a time, side by side', async () => {
+    const cores = [new SvgRasterizer({ concurrentDrawings: 1, concurrentPreviewDrawings: 1 }), new SvgRasterizer({ concurrentDrawings: 1, concurrentPreviewDrawings: 1 })];
+    const request = new AbortController();
+    // Two slow drawings per core: one runs (until svgLimits.timeoutSeconds), one waits for its turn.
+    const drawings = cores.flatMap((core) => [core.rasterize(slowSvg(), request.signal), core.rasterize(slowSvg(), request.signal)]);
+    const seen: number[] = [];
+    try {
+      for (let waited = 0; waited < 4000 && !seen.includes(2); waited += 50) {
+        seen.push(drawingProcesses().length);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      request.abort(new Error('done'));
+      await Promise.allSettled(drawings);
+    }
+    assert.ok(seen.includes(2), `at most ${Math.max(...seen)} drawing at once: the two cores shared one limit`);
+    assert.ok(Math.max(...seen) <= 2, `${Math.max(...seen)} drawings at once: a core drew more than its one`);
+  });
+
   const refusedFor = (pattern: RegExp) => (error: unknown) => {
     assert.ok(error instanceof RemoteImageRefused, String(error));
     assert.match(error.message, pattern);
@@ -52,33 +73,33 @@ describe('drawing SVG images in processes of their own', () => {
   };
 
   it('refuses an SVG over a bound with a RemoteImageRefused naming it', async () => {
-    await assert.rejects(rasterizeSvg(svgFile('<image href="http://127.0.0.1/x.png"/>')), refusedFor(/refers to "http/));
+    await assert.rejects(svgImages.rasterize(svgFile('<image href="http://127.0.0.1/x.png"/>')), refusedFor(/refers to "http/));
   });
 
   it('refuses an SVG inside the SVG, whether its data: URL says SVG, nothing or text', async () => {
     const inner = Buffer.from(svgFile('<rect width="5" height="5"/>')).toString('base64');
     for (const type of ['image/svg+xml', '', 'text/plain', ' image/svg+xml']) {
-      await assert.rejects(rasterizeSvg(svgFile(`<image href="data:${type};base64,${inner}" width="5" height="5"/>`)), refusedFor(/holds another SVG image/), type);
+      await assert.rejects(svgImages.rasterize(svgFile(`<image href="data:${type};base64,${inner}" width="5" height="5"/>`)), refusedFor(/holds another SVG image/), type);
     }
     // A raster image inside is drawn.
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-    const drawn = await rasterizeSvg(svgFile(`<image href="data:image/png;base64,${png}" width="5" height="5"/>`));
+    const drawn = await svgImages.rasterize(svgFile(`<image href="data:image/png;base64,${png}" width="5" height="5"/>`));
     assert.equal(drawn.mimeType, 'image/png');
   });
 
   it('refuses an entity that holds elements, which the element count cannot see', async () => {
     const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "&#60;rect width='1' height='1'/&#62;">]><svg xmlns="http://www.w3.org/2000/svg" width="5" height="5">&a;&a;&a;</svg>`;
-    await assert.rejects(rasterizeSvg(Buffer.from(bomb)), refusedFor(/entity holding elements/));
+    await assert.rejects(svgImages.rasterize(Buffer.from(bomb)), refusedFor(/entity holding elements/));
   });
 
   it('refuses elements nested deeper than svgLimits.maxDepth, written or through <use>, without overflowing the stack', async () => {
     const nested = svgFile(`${'<g>'.repeat(svgLimits.maxDepth + 5)}<rect width="1" height="1"/>${'</g>'.repeat(svgLimits.maxDepth + 5)}`);
-    await assert.rejects(rasterizeSvg(nested), refusedFor(/more than 1,000 levels deep/));
+    await assert.rejects(svgImages.rasterize(nested), refusedFor(/more than 1,000 levels deep/));
     // A chain of <use>, each pointing at the one before it: shallow as written, deep as drawn.
     const chain = Array.from({ length: 1_500 }, (_, i) => (i === 0 ? '<rect id="u0" width="1" height="1"/>' : `<use id="u${i}" href="#u${i - 1}"/>`)).join('');
-    await assert.rejects(rasterizeSvg(svgFile(`<use href="#u1499"/><defs>${chain}</defs>`)), refusedFor(/levels deep/));
+    await assert.rejects(svgImages.rasterize(svgFile(`<use href="#u1499"/><defs>${chain}</defs>`)), refusedFor(/levels deep/));
     // Comments are not elements: a commented-out deep nest is drawn.
-    const commented = await rasterizeSvg(svgFile(`<!--${'<g>'.repeat(2000)}--><rect width="5" height="5"/>`));
+    const commented = await svgImages.rasterize(svgFile(`<!--${'<g>'.repeat(2000)}--><rect width="5" height="5"/>`));
     assert.equal(commented.mimeType, 'image/png');
   });
 });

@@ -8,8 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { projectRoot } from '../src/paths.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
-import type { TextFonts } from '../src/cards/render/render-page.js';
-import { bundledFamilies } from '../src/cards/themes/fonts.js';
+import { textFonts, type TextFonts } from './helpers/page-inspection.js';
+import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { themeAliases } from '../src/cards/themes/registry.js';
 import type { Theme } from '../src/cards/themes/theme-file.js';
 import { paperAndInk, type Area } from './helpers/contrast.js';
@@ -148,7 +148,7 @@ describe('themes', () => {
     async function fontsOf(theme: Theme, mode: string | undefined, contentHtml: string): Promise<TextFonts[]> {
       return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
         await page.layout(cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml }));
-        return page.textFonts();
+        return textFonts(page);
       });
     }
 

@@ -2,22 +2,20 @@
 // Each front end maps a kind to its own answer in one place: the HTTP layer to a status and label
 // (src/http/http-errors.ts), the CLI to an exit code (src/cli/exit-codes.ts), the MCP server to a
 // tool error (src/mcp/tool-errors.ts). Messages are safe to show to whoever sent the request.
+// A request whose deadline passed or whose client left is not a CardError: it fails with its
+// signal's reason (a TimeoutError or AbortError, see isAbortError), which each front end words.
 
 export type CardErrorKind =
   /** A field, theme, mode or MDX construct the request may not have. */
   | 'invalid_request'
   /** The content needs more cards, pixels or bytes than one request may make. */
   | 'content_too_large'
-  /** Every render page is busy and the queue is full, or the service is stopping. */
+  /** Every render page or Markdown worker is busy and its queue is full, or the service is stopping. */
   | 'busy'
-  /** The request's deadline passed; its work was cancelled and nothing was kept. */
-  | 'deadline_exceeded'
   /** The browser failed on this request twice. */
   | 'render_failed'
   /** The store refused the images; nothing stayed stored. */
-  | 'storage_failed'
-  /** A theme, mode or stored item that does not exist, asked for by name outside a request body. */
-  | 'not_found';
+  | 'storage_failed';
 
 export class CardError extends Error {
   /** For `busy`: how many seconds the caller should wait before trying again. */

@@ -19,6 +19,7 @@ import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
 import { buildShellDocument } from './render/shell-document.js';
+import { resolveRequest } from './request/resolve.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
 import { savedRequestKey } from './storage/saved-request.js';
@@ -26,7 +27,8 @@ import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import { loadThemes, type ThemeRegistry } from './themes/registry.js';
 import type { ThemeThumbnails, Thumbnail } from './thumbnails.js';
-import { markdownPoolOptions, openMarkdownPool } from './markdown/markdown-pool.js';
+import { SvgRasterizer } from './images/svg-raster.js';
+import { MarkdownPool, markdownPoolOptions } from './markdown/markdown-pool.js';
 import { packageVersion } from '../version.js';
 
 export { normalizeRequest } from './request/normalize.js';
@@ -80,6 +82,12 @@ export interface CardsOptions {
   observer?: CardsObserver;
   /** The render cache's entries shared with other replicas (REDIS_URL); the bytes stay in the store. */
   sharedCache?: SharedAnswerIndex;
+  /**
+   * Markdown workers opened with these settings beforehand (the service opens them while it still
+   * imports itself, http/run-server.ts); the core closes them with itself. Without it, the core
+   * opens its own.
+   */
+  markdownPool?: MarkdownPool;
 }
 
 export interface Generated extends Stored {
@@ -143,10 +151,17 @@ export function createCards(options: CardsOptions): Cards {
     observer: options.observer,
   });
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
-  // The service opens it earlier, while it imports the rest of itself (http/run-server.ts): this is then the same pool.
-  const markdownPool = openMarkdownPool(markdownPoolOptions(settings));
+  const markdownPool = options.markdownPool ?? new MarkdownPool(markdownPoolOptions(settings));
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
-  const parts: PipelineParts = { renderer, themes, log, remoteImages, renderLimits: settings.renderLimits };
+  const parts: PipelineParts = {
+    renderer,
+    themes,
+    log,
+    markdown: markdownPool,
+    svgImages: new SvgRasterizer(),
+    remoteImages,
+    renderLimits: settings.renderLimits,
+  };
   // The preview fetches under the same policy, but keeps images a while: it asks on every keystroke.
   const previewParts: PipelineParts = { ...parts, remoteImages: new CachedImageFetcher(remoteImages, settings.previewImageCache) };
   let stages: Promise<typeof import('./stages.js')> | undefined;
@@ -176,9 +191,10 @@ export function createCards(options: CardsOptions): Cards {
 
     expectPreviews: () => renderer.expectPreviews(),
 
-    preview: (request, signal, meter) => counted(async () => (await loadStages()).previewRequest(previewParts, request, signal, meter)),
+    // Each operation resolves the request's theme once, here: the stages and the cache key read that.
+    preview: (request, signal, meter) => counted(async () => (await loadStages()).previewRequest(previewParts, resolveRequest(themes, request), signal, meter)),
 
-    render: (request, signal) => counted(async () => (await loadStages()).renderRequest(parts, request, signal)),
+    render: (request, signal) => counted(async () => (await loadStages()).renderRequest(parts, resolveRequest(themes, request), signal)),
 
     generate: (request, signal, options_ = {}) => counted(() => countStorageFailures(generate(request, signal, options_))),
 
@@ -214,17 +230,18 @@ export function createCards(options: CardsOptions): Cards {
 
   async function generate(request: CardRequest, signal: AbortSignal, { cacheScope }: { cacheScope?: string }): Promise<Generated> {
     if (!store) throw new Error('createCards() was given no storage, so it cannot generate; use render().');
-    const { generateRequest, requestTheme } = await loadStages();
+    const { generateRequest } = await loadStages();
     const storeParts = { ...parts, ...(await store) };
-    if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, request, signal)), fromCache: false };
+    const resolved = resolveRequest(themes, request);
+    if (!cache || cacheScope === undefined) return { ...(await generateRequest(storeParts, resolved, signal)), fromCache: false };
 
-    // The theme is resolved first so an alias, an omitted default mode, or a mode the theme does
-    // not have (drawn in the default one) hits the same entry.
-    const { theme, mode, warnings } = requestTheme(themes, request);
+    // The key takes the resolved theme, so an alias, an omitted default mode, or a mode the theme
+    // does not have (drawn in the default one) hits the same entry.
+    const { theme, mode, warnings } = resolved;
     const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
     const cached = await cache.get(key, (answer) => allStored(storeParts.storage, answer));
     if (cached) return { ...cached, complete: true, warnings, fromCache: true };
-    const generated = await generateRequest(storeParts, request, signal);
+    const generated = await generateRequest(storeParts, resolved, signal);
     // A card with a placeholder for an image that failed to load is not remembered: the image
     // may load next time.
     if (generated.complete) await cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import type { Config } from '../config.js';
 import { createCards, type Cards, type RenderedImage } from './index.js';
 import { checkRequest } from './request/check.js';
-import { timeLimit } from './time-limit.js';
+import { timeLimit } from './deadlines.js';
 
 /** Log lines go to stderr, so stdout stays clean for file paths (CLI) or the protocol (MCP). */
 export function stderrLogger(level: Config['logLevel']) {
@@ -37,7 +37,7 @@ export class LocalRenderer {
    * invalid_request CardError for a bad field, theme or mode, with the same message the API sends.
    */
   async render(body: unknown): Promise<{ images: RenderedImage[]; warnings: string[] }> {
-    // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
+    // A plain timer (see deadlines.ts): AbortSignal.timeout can be lost to a garbage collection.
     const deadline = timeLimit(this.requestTimeoutMs, `the render did not finish within ${this.requestTimeoutMs} ms`);
     try {
       const { images, warnings } = await this.cards.render(checkRequest(body), deadline.signal);

@@ -3,24 +3,29 @@
 // createCards (index.ts) wires these stages once; every front end calls them through it.
 import type { Logger } from './logger.js';
 import { toDataUri, type ImageSource } from './images/remote-image-fetcher.js';
-import { rasterizeIfSvg } from './images/svg-raster.js';
-import { renderMarkdownInWorker } from './markdown/markdown-pool.js';
+import type { SvgRasterizer } from './images/svg-raster.js';
+import type { MarkdownPool } from './markdown/markdown-pool.js';
 import { cardGeometry } from './render/card-markup.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import type { Renderer, RenderLane } from './render/renderer.js';
-import { markdownContent } from './request/front-matter.js';
-import type { CardRequest, CreatorOptions } from './request/schema.js';
+import type { ResolvedRequest } from './request/resolve.js';
+import type { CreatorOptions } from './request/schema.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
 import { savedRequestFile } from './storage/saved-request.js';
 import { storeAll, type StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
 import type { ThemeChoice, ThemeRegistry } from './themes/registry.js';
 
+/** What the stages run on: the objects of one core (createCards), each with that core's own settings. */
 export interface PipelineParts {
   renderer: Renderer;
   themes: ThemeRegistry;
   log: Logger;
+  /** The worker threads that turn Markdown into HTML. */
+  markdown: MarkdownPool;
+  /** Draws SVG images (remote, data: URLs, avatars) as PNG, so many at once per lane. */
+  svgImages: SvgRasterizer;
   /** Fetches http(s) images for cards (REMOTE_IMAGES); without it remote images are placeholders. */
   remoteImages?: ImageSource;
   /** Pixels, bytes and time one request may cost the browser; defaultRenderLimits when absent. */
@@ -61,14 +66,13 @@ export interface PrepareOptions {
   beforeImage?: () => void | Promise<void>;
 }
 
-/** Resolves the theme (a 400 for an unknown one) and turns the Markdown (and its diagrams) into sanitized HTML. */
+/** Turns the Markdown (and its diagrams) into sanitized HTML for the request's resolved theme. */
 export async function prepareContent(
   parts: PipelineParts,
-  request: CardRequest,
+  { request, theme, mode, warnings }: ResolvedRequest,
   signal: AbortSignal,
   { lane = 'requests', beforeImage }: PrepareOptions = {},
 ): Promise<PreparedContent> {
-  const { theme, mode, warnings } = requestTheme(parts.themes, request);
   // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
   const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   let diagramsComplete = true;
@@ -85,10 +89,11 @@ export async function prepareContent(
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop;
   // the front matter was read when the request was normalized and is not content.
   const [{ html, imageFailures }, creator] = await Promise.all([
-    renderMarkdownInWorker(markdownContent(request.markdown), {
+    parts.markdown.render(request.content ?? request.markdown, {
       mdxMode: request.mdxMode,
       hashtags: request.hashtags,
       remoteImages: parts.remoteImages,
+      svgImages: parts.svgImages,
       diagrams,
       signal,
       beforeImage,
@@ -110,7 +115,7 @@ async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefi
   if (parts.remoteImages) await beforeImage?.();
   try {
     if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
-    return { options: { ...creator, avatar: toDataUri(await rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal, lane)) }, failures };
+    return { options: { ...creator, avatar: toDataUri(await parts.svgImages.rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal, lane)) }, failures };
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     failures.push({ src: avatar, reason: error instanceof Error ? error.message : String(error) });
@@ -118,28 +123,10 @@ async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefi
   }
 }
 
-/** The request's theme and mode, with the warnings of the request as a whole (see weChatModeWarnings). */
-export function requestTheme(themes: ThemeRegistry, request: CardRequest): ThemeChoice {
-  const choice = themes.resolve(request.theme, request.themeMode);
-  return { ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request), ...frontMatterWarnings(request)] };
-}
-
-/** Front-matter keys that set nothing (a blog's `layout:` or `categories:`) are ignored, and told. */
-function frontMatterWarnings(request: CardRequest): string[] {
-  const ignored = request.creator?.ignoredKeys ?? [];
-  return ignored.length === 0 ? [] : [`The front matter keys ${ignored.map((key) => JSON.stringify(key)).join(', ')} set nothing and were ignored.`];
-}
-
-/** weChatMode makes one image of the content's height, so a split mode or overHiddenMode does not apply. */
-function weChatModeWarnings(request: CardRequest): string[] {
-  if (!request.weChatMode) return [];
-  const ignored = [...(request.splitMode !== 'noSplit' ? [`splitMode "${request.splitMode}"`] : []), ...(request.overHiddenMode ? ['overHiddenMode'] : [])];
-  return ignored.length === 0 ? [] : [`weChatMode makes one image as tall as the content; ${ignored.join(' and ')} did not apply.`];
-}
-
 /** Renders the cards of one request, in card order, without storing them. */
-export async function renderRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
-  const { theme, mode, warnings, html, complete, creator } = await prepareContent(parts, request, signal);
+export async function renderRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
+  const { request } = resolved;
+  const { theme, mode, warnings, html, complete, creator } = await prepareContent(parts, resolved, signal);
   const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, contentHtml: html }, parts.renderLimits));
   return { images, complete, warnings };
 }
@@ -154,11 +141,11 @@ export interface Stored extends Rendered<StoredImage> {
  * and mode it was drawn in, so the editor opens what the images show); on any failure nothing
  * stays stored.
  */
-export async function generateRequest(parts: PipelineParts & StoreParts, request: CardRequest, signal: AbortSignal): Promise<Stored> {
-  const { images, complete, warnings } = await renderRequest(parts, request, signal);
-  const { theme, mode } = parts.themes.resolve(request.theme, request.themeMode);
-  // As a request body: the front matter's cover and signature stay in the Markdown, where the editor shows them.
-  const { creator: _fromFrontMatter, ...body } = request;
+export async function generateRequest(parts: PipelineParts & StoreParts, resolved: ResolvedRequest, signal: AbortSignal): Promise<Stored> {
+  const { images, complete, warnings } = await renderRequest(parts, resolved, signal);
+  const { theme, mode } = resolved;
+  // As a request body: the front matter (its cover and signature too) stays in the Markdown, where the editor shows it.
+  const { creator: _fromFrontMatter, content: _withoutFrontMatter, ...body } = resolved.request;
   const saved = savedRequestFile({ ...body, theme: theme.id, themeMode: mode ?? null });
   return { images: await storeAll(parts, images, signal, [saved]), complete, warnings, savedRequestId: saved.id };
 }

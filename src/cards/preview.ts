@@ -8,7 +8,7 @@ import { CardError } from './errors.js';
 import { fitTables, hasTables } from './render/fit-tables.js';
 import { creatorCardsMarkup, fitCreatorCover, renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
-import type { CardRequest } from './request/schema.js';
+import type { ResolvedRequest } from './request/resolve.js';
 
 /**
  * One card of the preview: its markup, or (when only the browser can paginate) its image, a
@@ -68,8 +68,9 @@ const unwrapRefusal = (error: unknown): never => {
   throw error instanceof MeterRefusal ? error.refusal : error;
 };
 
-export async function previewRequest(parts: PipelineParts, request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
-  const { theme, mode, warnings, html, creator } = await prepareContent(parts, request, signal, {
+export async function previewRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
+  const { request } = resolved;
+  const { theme, mode, warnings, html, creator } = await prepareContent(parts, resolved, signal, {
     lane: 'previews',
     beforeImage: meter && (() => meter.image()),
   });

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { renderRequest, type PipelineParts } from './pipeline.js';
 import { normalizeRequest } from './request/normalize.js';
-import { timeLimit } from './time-limit.js';
+import { timeLimit } from './deadlines.js';
+import type { ThemeChoice } from './themes/registry.js';
 
 /** A short document that shows a theme's headings, text, emphasis, list, quote and code. */
 export const thumbnailMarkdown = [
@@ -44,31 +45,31 @@ export class ThemeThumbnails {
    * set beyond one entry per theme and mode.
    */
   get(themeName: string, modeName: string | undefined): Promise<Thumbnail> {
-    const { theme, mode } = this.parts.themes.resolve(themeName, modeName);
-    const key = `${theme.id}\n${mode ?? ''}`;
+    const choice = this.parts.themes.resolve(themeName, modeName);
+    const key = `${choice.theme.id}\n${choice.mode ?? ''}`;
     let thumbnail = this.made.get(key);
     if (!thumbnail) {
-      thumbnail = this.render(theme.id, mode);
+      thumbnail = this.render(choice);
       this.made.set(key, thumbnail);
       thumbnail.catch(() => this.made.delete(key));
     }
     return thumbnail;
   }
 
-  private render(theme: string, themeMode: string | undefined): Promise<Thumbnail> {
+  private render({ theme, mode }: ThemeChoice): Promise<Thumbnail> {
     const request = normalizeRequest({
       markdown: thumbnailMarkdown,
-      theme,
-      themeMode,
+      theme: theme.id,
+      themeMode: mode,
       // Shown about 100 px wide, so half scale is sharp even on a 2× screen.
       scale: 0.5,
       format: 'webp',
       overHiddenMode: true,
     });
     const job = this.queue.then(async () => {
-      // A plain timer (see time-limit.ts): AbortSignal.timeout can be lost to a garbage collection.
+      // A plain timer (see deadlines.ts): AbortSignal.timeout can be lost to a garbage collection.
       const limit = timeLimit(this.timeoutMs, `the thumbnail did not render within ${this.timeoutMs} ms`);
-      const { images } = await renderRequest(this.parts, request, limit.signal).finally(limit.clear);
+      const { images } = await renderRequest(this.parts, { request, theme, mode, warnings: [] }, limit.signal).finally(limit.clear);
       const data = images[0]!.data;
       return { data, etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 16)}"` };
     });

@@ -5,9 +5,7 @@ import type { CardError, CardErrorKind } from '../cards/errors.js';
 const exitCodeOfKind: Record<CardErrorKind, number> = {
   invalid_request: 2,
   content_too_large: 2,
-  not_found: 2,
   busy: 1,
-  deadline_exceeded: 1,
   render_failed: 1,
   storage_failed: 1,
 };

@@ -41,10 +41,8 @@ const labelOfKind: Record<CardErrorKind, ErrorLabel> = {
   invalid_request: 'invalid_request',
   content_too_large: 'invalid_request',
   busy: 'overloaded',
-  deadline_exceeded: 'timeout',
   render_failed: 'render_failed',
   storage_failed: 'storage_failed',
-  not_found: 'not_found',
 };
 
 /** A failure of the HTTP layer itself (a key, a rate limit, a body), or a mapped domain error. */

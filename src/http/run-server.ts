@@ -38,20 +38,21 @@ export async function runServer(options: ConfigOptions = {}): Promise<void> {
 
   // The Markdown workers start loading the pipeline (about a second of CPU each, Shiki and KaTeX
   // included) now, on their own threads, while this thread imports the rest of the service and the
-  // browser starts: the service's Cards open the same pool (markdown-pool.ts) and find it warm.
-  const { markdownPoolOptions, openMarkdownPool } = await import('../cards/markdown/markdown-pool.js');
-  const markdownWorkers = openMarkdownPool(markdownPoolOptions(config));
-  markdownWorkers.warmUp().then(
-    () => markdownWorkers.warmLazyParts(),
+  // browser starts: the service's core is handed this pool and finds it warm.
+  const { MarkdownPool, markdownPoolOptions } = await import('../cards/markdown/markdown-pool.js');
+  const markdownPool = new MarkdownPool(markdownPoolOptions(config));
+  markdownPool.warmUp().then(
+    () => markdownPool.warmLazyParts(),
     () => undefined, // the service's own warm-up reports it
   );
   const { buildApp } = await import('./app.js');
   if (stopSignal) process.exit(0);
   try {
-    app = await buildApp(config);
-  } finally {
     // The service holds the pool from now on and closes it when it stops.
-    await markdownWorkers.close();
+    app = await buildApp(config, { markdownPool });
+  } catch (error) {
+    await markdownPool.close();
+    throw error;
   }
   const { server } = app;
   if (stopSignal) return runShutdown(app, stopSignal);

@@ -3,7 +3,8 @@
 // decoration was drawn, card by card. Shared by the corpus and card-size tests.
 import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
 import { renderCards, type RenderedImage, type SplitMode } from '../../src/cards/render/render-cards.js';
-import type { PseudoElementBox, RenderPage, TextFonts } from '../../src/cards/render/render-page.js';
+import type { RenderPage } from '../../src/cards/render/render-page.js';
+import { pseudoElementBoxes, textFonts, type PseudoElementBox, type TextFonts } from './page-inspection.js';
 import type { RunningService } from './service.js';
 
 export interface Rect {
@@ -88,13 +89,13 @@ export async function renderWithGeometry(
       contentHtml: html,
     });
     const cards = await readGeometry(page);
-    const fonts = options.fonts ? await page.textFonts() : [];
+    const fonts = options.fonts ? await textFonts(page) : [];
     return { images, cards, fonts };
   });
 }
 
 async function readGeometry(page: RenderPage): Promise<CardGeometry[]> {
-  const decorations = (await page.pseudoElementBoxes()).filter(isCardDecoration);
+  const decorations = (await pseudoElementBoxes(page)).filter(isCardDecoration);
   // `__name`: the TypeScript loader wraps named inner functions in it (see src/cards/render/paginate.ts).
   return page.evaluate<CardGeometry[]>(`(() => { const __name = (target) => target; return (${inPage.toString()})(${JSON.stringify(decorations)}); })()`);
 }

@@ -1,10 +1,10 @@
 // Checks of split cards that need the page's own geometry: runs the service's pagination on one of
-// its warm pages with the report switched on, exactly as a request would, and offers the checks
-// every split fixture must pass.
+// its warm pages, exactly as a request would, with the report of pagination-report.ts, and offers
+// the checks every split fixture must pass.
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
-import { paginate, type PaginationResult } from '../../src/cards/render/paginate.js';
+import { paginateWithReport, type ReportedPagination } from './pagination-report.js';
 import type { RenderPage } from '../../src/cards/render/render-page.js';
 import type { RunningService } from './service.js';
 
@@ -20,17 +20,15 @@ export interface SplitRequest {
 }
 
 /** The pagination of `request` with what each card holds and where. */
-export async function splitLayout(service: RunningService, request: SplitRequest): Promise<PaginationResult> {
+export async function splitLayout(service: RunningService, request: SplitRequest): Promise<ReportedPagination> {
   return service.app.cards.renderer.run(AbortSignal.timeout(30_000), (page) => splitLayoutIn(page, service, request));
 }
 
 /** The same, in a render page the caller holds, whose cards can then be inspected further. */
-export async function splitLayoutIn(page: RenderPage, service: RunningService, request: SplitRequest): Promise<PaginationResult> {
+export async function splitLayoutIn(page: RenderPage, service: RunningService, request: SplitRequest): Promise<ReportedPagination> {
   const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
-  return paginate(
-    page,
-    {
+  return paginateWithReport(page, {
       theme,
       mode,
       width: request.width ?? 440,
@@ -39,15 +37,13 @@ export async function splitLayoutIn(page: RenderPage, service: RunningService, r
       splitMode: request.splitMode,
       overHiddenMode: request.overHiddenMode ?? false,
       contentHtml: html,
-    },
-    { report: true },
-  );
+  });
 }
 
 const withoutSpace = (text: string) => text.replace(/\s+/g, '');
 
 /** The checks every split result must pass: nothing cut, lost, doubled or stranded. */
-export function assertWellSplit(result: PaginationResult, name: string): void {
+export function assertWellSplit(result: ReportedPagination, name: string): void {
   const report = result.report!;
   assert.equal(report.cards.length, result.needed, `${name}: every needed card is built`);
   report.cards.forEach((card, index) => {

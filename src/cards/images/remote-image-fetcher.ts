@@ -10,7 +10,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { timeLimit } from '../time-limit.js';
+import { timeLimit } from '../deadlines.js';
 import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
 import { maxImagePixels, sniffImage } from './sniff-image.js';
 
@@ -86,7 +86,7 @@ export class RemoteImageFetcher implements ImageSource {
 
   /** Fetches one image, or throws RemoteImageRefused (or the signal's reason when it aborted). */
   async fetch(source: string, signal?: AbortSignal): Promise<FetchedImage> {
-    // A plain timer owned by this fetch (see src/cards/time-limit.ts), so it fires even after a GC.
+    // A plain timer owned by this fetch (see src/cards/deadlines.ts), so it fires even after a GC.
     const limit = timeLimit(this.timeoutMs, `the image did not arrive within ${this.timeoutMs} ms`, signal);
     const budget = limit.signal;
     try {

@@ -7,17 +7,17 @@
 // outside the file when it is given bytes without a base URL; an SVG that refers to anything
 // outside itself is refused before it is drawn all the same.
 //
-// A drawing process costs some 70 MB and, while it draws, a core: the service draws at most
-// svgLimits.concurrentDrawings at once for requests and svgLimits.concurrentPreviewDrawings for
-// previews, whatever the number of documents and images asking, and a drawing whose request is
-// cancelled (its deadline) is killed at once. Previews (no key needed) have their own, as they
-// have their own render pages: SVGs of previews that take 5 s each once held every drawing, and a
-// generate request with an SVG waited 4 to 11 s behind them.
+// A drawing process costs some 70 MB and, while it draws, a core: an SvgRasterizer (one per core,
+// made by createCards) draws at most svgLimits.concurrentDrawings at once for requests and
+// svgLimits.concurrentPreviewDrawings for previews, whatever the number of documents and images
+// asking, and a drawing whose request is cancelled (its deadline) is killed at once. Previews (no
+// key needed) have their own, as they have their own render pages: SVGs of previews that take 5 s
+// each once held every drawing, and a generate request with an SVG waited 4 to 11 s behind them.
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 import type { RenderLane } from '../render/renderer.js';
@@ -46,11 +46,6 @@ export const svgLimits = {
   concurrentPreviewDrawings: 1,
 } as const;
 
-const drawing: Record<RenderLane, ReturnType<typeof pLimit>> = {
-  requests: pLimit(svgLimits.concurrentDrawings),
-  previews: pLimit(svgLimits.concurrentPreviewDrawings),
-};
-
 /** Drawn at twice its own size, so it stays sharp on cards captured at scale 2. */
 const pixelsPerCssPx = 2;
 
@@ -75,17 +70,43 @@ const markupEntity = /<!ENTITY\s[^>"']*(?:"[^"]*(?:<|&#0*60;|&#x0*3c;)[^"]*"|'[^
 /** Comments and CDATA sections: text to the parser, so no elements for the count below. */
 const notMarkup = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/g;
 
-/** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
-export async function rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
-  return image.mimeType === 'image/svg+xml' ? rasterizeSvg(image.bytes, signal, lane) : image;
+/** How many SVGs one core draws at once, in each lane (each in a process of its own). */
+export interface SvgDrawingLimits {
+  concurrentDrawings: number;
+  concurrentPreviewDrawings: number;
+}
+
+/** Draws SVG images as PNG, at most so many at once in each lane (see above); one per core. */
+export class SvgRasterizer {
+  private readonly drawing: Record<RenderLane, LimitFunction>;
+
+  constructor(readonly limits: SvgDrawingLimits = svgLimits) {
+    this.drawing = { requests: pLimit(limits.concurrentDrawings), previews: pLimit(limits.concurrentPreviewDrawings) };
+  }
+
+  /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
+  async rasterizeIfSvg(image: FetchedImage, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
+    return image.mimeType === 'image/svg+xml' ? this.rasterize(image.bytes, signal, lane) : image;
+  }
+
+  /**
+   * Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels); once
+   * `signal` aborts, a drawing waiting for its turn is not started and one under way is killed.
+   * `lane` says whose turns it waits for: the requests' or the previews'.
+   */
+  async rasterize(svg: Buffer, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
+    const { width, density } = await checkSvg(svg);
+    const png = await this.drawing[lane](() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
+    const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
+    return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
+  }
 }
 
 /**
- * Draws an SVG as a PNG at twice its own size (less when that is over svgLimits.maxPixels); once
- * `signal` aborts, a drawing waiting for its turn is not started and one under way is killed.
- * `lane` says whose turns it waits for: the requests' or the previews'.
+ * Refuses an SVG over svgLimits, or one that refers to anything outside itself; else its own width
+ * and the density to draw it at.
  */
-export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
+async function checkSvg(svg: Buffer): Promise<{ width: number; density: number }> {
   if (svg.length > svgLimits.maxBytes) {
     throw new RemoteImageRefused(`the SVG image is ${svg.length.toLocaleString('en-US')} bytes; SVG images up to ${svgLimits.maxBytes.toLocaleString('en-US')} bytes are shown`);
   }
@@ -113,9 +134,7 @@ export async function rasterizeSvg(svg: Buffer, signal?: AbortSignal, lane: Rend
   // librsvg's density is in dots per inch; an SVG's own px are at 72.
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
-  const png = await drawing[lane](() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
-  const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
-  return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
+  return { width, density };
 }
 
 // From source (tsx) this module is .ts and so is the process's script; from dist/ both are .js.

@@ -19,16 +19,16 @@
 // renderMarkdown alone makes. SVG images (fetched, or data: URLs the worker found) come back
 // drawn as PNG by images/svg-raster.ts.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
+import { abortable } from '../deadlines.js';
 import { CardError } from '../errors.js';
-import type { FetchedImage, ImageSource } from '../images/remote-image-fetcher.js';
+import type { FetchedImage } from '../images/remote-image-fetcher.js';
 import { decodeDataUrl } from '../images/sniff-image.js';
-import { rasterizeIfSvg, rasterizeSvg } from '../images/svg-raster.js';
+import type { SvgRasterizer } from '../images/svg-raster.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
 import type { RenderLane } from '../render/renderer.js';
@@ -46,9 +46,11 @@ export interface MarkdownPoolOptions {
   previewQueueMax?: number;
 }
 
-/** What a document is rendered for: a request, or a preview, which may hold fewer workers (see above). */
 export interface MarkdownTaskOptions extends RenderMarkdownOptions {
+  /** What a document is rendered for: a request, or a preview, which may hold fewer workers (see above). */
   lane?: RenderLane;
+  /** Draws the SVG images the document shows (the core's, with its drawing limits); without it they are placeholders. */
+  svgImages?: SvgRasterizer;
 }
 
 /** Heap of one worker; a document that needs more is stopped like one over its CPU budget. */
@@ -70,12 +72,6 @@ export function markdownPoolOptions(settings: { markdownThreads: number; markdow
   };
 }
 
-export const defaultMarkdownPoolOptions: MarkdownPoolOptions = {
-  threads: Math.max(2, Math.min(4, os.availableParallelism())),
-  cpuLimitMs: 5000,
-  queueMax: 64,
-};
-
 // From source (tsx) this module is .ts and so is its worker; from dist/ both are .js.
 const workerFile = new URL(`./markdown-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
 
@@ -87,7 +83,14 @@ function hintFor(stage: string): string {
   return '';
 }
 
-class MarkdownPool {
+/**
+ * The worker threads of one core (createCards makes it, or is handed one: the service opens it
+ * early, see http/run-server.ts). warmUp() waits until every worker has loaded the pipeline's core;
+ * warmLazyParts() then has them load what the first code block, formula or MDX document would, in
+ * the background (the workers run at a lower priority).
+ */
+export class MarkdownPool {
+  private closed?: Promise<void>;
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
   /** Raised once the service is ready: workers then warm what loads on first use (WorkerSettings). */
   private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
@@ -111,6 +114,7 @@ class MarkdownPool {
     this.piscina.on('error', () => {});
   }
 
+  /** renderMarkdown, in a worker of this pool. Same options (and the lane and SVG drawer), same result. */
   render(markdown: string, { lane = 'requests', ...options }: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
     if (lane === 'requests') return this.renderInWorker(markdown, options, lane);
     options.signal?.throwIfAborted();
@@ -119,10 +123,10 @@ class MarkdownPool {
     }
     // A preview whose deadline passes while it waits is answered at once; its turn then ends at once.
     const turn = this.previewAdmission(() => this.renderInWorker(markdown, options, lane));
-    return options.signal ? untilAborted(turn, options.signal) : turn;
+    return options.signal ? abortable(turn, options.signal) : turn;
   }
 
-  private async renderInWorker(markdown: string, options: RenderMarkdownOptions, lane: RenderLane): Promise<RenderedMarkdown> {
+  private async renderInWorker(markdown: string, options: Omit<MarkdownTaskOptions, 'lane'>, lane: RenderLane): Promise<RenderedMarkdown> {
     const { signal } = options;
     signal?.throwIfAborted();
     // Linear scans, here as well as in the worker: a document they refuse never waits for one.
@@ -174,7 +178,7 @@ class MarkdownPool {
               return;
             }
           }
-          const [image, transfer] = await answerImage(options.remoteImages, message, signal, lane);
+          const [image, transfer] = await answerImage(options, message, lane);
           answer(image, transfer);
         })();
         return;
@@ -229,7 +233,7 @@ class MarkdownPool {
       },
       { once: true },
     );
-    return untilAborted(done, signal);
+    return abortable(done, signal);
   }
 
   private failure(error: unknown, overBudget: boolean, stage: string): unknown {
@@ -249,41 +253,43 @@ class MarkdownPool {
     return error;
   }
 
+  /** Waits until every worker has loaded its module (the pipeline's core), a small document each. */
+  warmUp(): Promise<unknown> {
+    const document = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
+    return Promise.all(Array.from({ length: this.options.threads }, () => this.render(document)));
+  }
+
   /** Lets every worker, now and later, warm Shiki, KaTeX and MDX in the background. */
   warmLazyParts(): void {
     Atomics.store(this.warmUpFlag, 0, 1);
     Atomics.notify(this.warmUpFlag, 0);
   }
 
+  /** Ends the workers; closing again waits for the same. */
   close(): Promise<void> {
-    return this.piscina.destroy();
+    this.closed ??= this.piscina.destroy();
+    return this.closed;
   }
 }
 
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 async function answerImage(
-  source: ImageSource | undefined,
+  { remoteImages, svgImages, signal }: Pick<MarkdownTaskOptions, 'remoteImages' | 'svgImages' | 'signal'>,
   request: Extract<WorkerMessage, { type: 'image' }>,
-  signal: AbortSignal | undefined,
   lane: RenderLane,
 ): Promise<[ImageAnswer, ArrayBuffer[]]> {
   try {
+    const draw = (svg: Buffer) => {
+      if (!svgImages) throw new Error('SVG images are not drawn here');
+      return svgImages.rasterize(svg, signal, lane);
+    };
     let image: FetchedImage;
     if (request.src.startsWith('data:')) {
       // The worker found an SVG in it (inline-remote-images.ts).
-      image = await rasterizeSvg(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0), signal, lane);
+      image = await draw(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0));
     } else {
-      if (!source) throw new Error('remote images are not fetched here');
-      image = await rasterizeIfSvg(await source.fetch(request.src, signal), signal, lane);
+      if (!remoteImages) throw new Error('remote images are not fetched here');
+      const fetched = await remoteImages.fetch(request.src, signal);
+      image = fetched.mimeType === 'image/svg+xml' ? await draw(fetched.bytes) : fetched;
     }
     // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
     const bytes = new Uint8Array(image.bytes);
@@ -377,43 +383,4 @@ class CpuBudget {
     this.stop();
     this.onExpire();
   }
-}
-
-// One pool per process, shared by every front end (HTTP service, CLI). A service opens it with its
-// configuration and closes it when it stops; anything else gets a pool with the defaults.
-let shared: { pool: MarkdownPool; users: number } | undefined;
-
-/**
- * Starts the pool with these options (if it is not running). warmUp() waits until every worker has
- * loaded the pipeline's core; warmLazyParts() then has them load what the first code block, formula
- * or MDX document would, in the background (the workers run at a lower priority).
- */
-export function openMarkdownPool(options: MarkdownPoolOptions): { warmUp(): Promise<unknown>; warmLazyParts(): void; close(): Promise<void> } {
-  if (shared && shared.users === 0) {
-    void shared.pool.close();
-    shared = undefined;
-  }
-  shared ??= { pool: new MarkdownPool(options), users: 0 };
-  shared.users++;
-  const mine = shared;
-  // A document per worker waits for its module (the pipeline's core) to load.
-  const warmUp = '# Warm-up\n\n**bold** *em* `code`\n\n- item\n\n| a |\n|---|\n| 1 |';
-  let closed = false;
-  return {
-    warmUp: () => Promise.all(Array.from({ length: options.threads }, () => mine.pool.render(warmUp))),
-    warmLazyParts: () => mine.pool.warmLazyParts(),
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (--mine.users > 0) return;
-      if (shared === mine) shared = undefined;
-      await mine.pool.close();
-    },
-  };
-}
-
-/** renderMarkdown, in a worker of the shared pool. Same options (and the lane), same result. */
-export function renderMarkdownInWorker(markdown: string, options: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
-  shared ??= { pool: new MarkdownPool(defaultMarkdownPoolOptions), users: 0 };
-  return shared.pool.render(markdown, options);
 }

@@ -7,6 +7,7 @@
 // a page serves one request at a time, and a page whose render failed or was cancelled is closed,
 // never handed to anyone else.
 import type { Logger } from '../logger.js';
+import { abortable, timeLimit } from '../deadlines.js';
 import { CardError, isAbortError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 
@@ -42,8 +43,9 @@ export interface PagePoolOptions<P extends PoolPage> {
   concurrency: number;
   queueMax: number;
   /**
-   * Longest a request may spend in the pool, waiting and rendering, on a timer of its own (see
-   * ownDeadline); 0 or absent: only the caller's signal bounds it.
+   * Longest a request may spend in the pool, waiting and rendering, on a timer of its own
+   * (deadlines.ts) besides the caller's signal, so that no request holds a queue place or a page
+   * for ever, whatever its caller does; 0 or absent: only the caller's signal bounds it.
    */
   requestTimeoutMs?: number;
   log: Logger;
@@ -184,11 +186,13 @@ export class PagePool<P extends PoolPage> {
    */
   async run<T>(signal: AbortSignal, work: (page: P) => Promise<T>): Promise<T> {
     if (this.draining || this.closed) throw shuttingDown();
-    const deadline = ownDeadline(signal, this.options.requestTimeoutMs ?? 0);
+    const timeoutMs = this.options.requestTimeoutMs ?? 0;
+    if (timeoutMs <= 0) return this.runWithRetry(signal, work);
+    const deadline = timeLimit(timeoutMs, `the request did not leave the render pool within ${timeoutMs} ms`, signal);
     try {
       return await this.runWithRetry(deadline.signal, work);
     } finally {
-      deadline.dispose();
+      deadline.clear();
     }
   }
 
@@ -374,49 +378,4 @@ export class PagePool<P extends PoolPage> {
     for (const waiter of this.waiting.splice(0)) waiter.reject(shuttingDown());
     await Promise.all(this.idle.splice(0).map((page) => this.closePage(page)));
   }
-}
-
-/**
- * The signal a request runs under in the pool: the caller's, plus a plain timer of `timeoutMs`
- * owned by the request and cleared by dispose() when it leaves the pool. Why a timer of its own:
- * on Node 20, AbortSignal.any([AbortSignal.timeout(ms), …]) holds the timeout signal only weakly,
- * so after a garbage collection such a deadline may never fire, and src/http/request-deadline.ts
- * builds its deadline that way. A request must never hold a queue place or a page for ever.
- */
-function ownDeadline(signal: AbortSignal, timeoutMs: number): { signal: AbortSignal; dispose(): void } {
-  if (timeoutMs <= 0) return { signal, dispose: () => {} };
-  const controller = new AbortController();
-  const follow = () => controller.abort(signal.reason);
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
-  if (signal.aborted) follow();
-  else signal.addEventListener('abort', follow, { once: true });
-  return {
-    signal: controller.signal,
-    dispose: () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', follow);
-    },
-  };
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -20,17 +20,19 @@ export type PaginationRequest = Pick<
   'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml' | 'fontFamily' | 'creator'
 > & { splitMode: 'autoSplit' | 'hrSplit' };
 
-export interface PaginateOptions {
-  /** Also describe each card's content and geometry (for checking the result): runs the reporting build. */
-  report?: boolean;
-}
-
 /**
  * Lays the cards of `request` out in `page` (replacing whatever #cards held) and returns their
  * boxes. When the content needs more than `maxCardsPerRequest` cards, no boxes are returned and
  * `needed` says how many it would take.
  */
-export async function paginate(page: RenderPage, request: PaginationRequest, options: PaginateOptions = {}): Promise<PaginationResult> {
+export async function paginate(page: RenderPage, request: PaginationRequest): Promise<PaginationResult> {
+  const expression = await paginationCall(paginationInput(request));
+  await useCardMetrics(page, request);
+  return page.evaluate<PaginationResult>(expression);
+}
+
+/** What the page-side pagination is given for `request`: the card templates and the document. */
+export function paginationInput(request: PaginationRequest): PaginationInput {
   const card = (fixedHeight: boolean) =>
     cardMarkup({
       theme: request.theme,
@@ -44,7 +46,7 @@ export async function paginate(page: RenderPage, request: PaginationRequest, opt
       footerHtml: signatureHtml(request.creator),
       contentHtml: '',
     });
-  const input: PaginationInput = {
+  return {
     cardTemplate: card(true),
     measureTemplate: card(false),
     contentHtml: request.contentHtml,
@@ -52,19 +54,20 @@ export async function paginate(page: RenderPage, request: PaginationRequest, opt
     // autoSplit makes every card fit, so overHiddenMode has nothing to clip there.
     clipSections: request.splitMode === 'hrSplit' && request.overHiddenMode,
     maxCards: maxCardsPerRequest,
-    report: options.report ?? false,
   };
-  const expression = await paginationCall(input);
+}
+
+/** Measured under the device scale of the capture: text layout differs slightly between scales. */
+export async function useCardMetrics(page: RenderPage, request: PaginationRequest): Promise<void> {
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
-  return page.evaluate<PaginationResult>(expression);
 }
 
 /**
  * The expression a page evaluates to paginate `input`: the bundled script, then its entry applied
  * to the input. Wrapped in a function so the bundle's global stays local to this one evaluation.
  */
-export async function paginationCall(input: PaginationInput): Promise<string> {
-  const script = await paginationScript(input.report ? 'report' : 'service');
+async function paginationCall(input: PaginationInput): Promise<string> {
+  const script = await paginationScript();
   return `(() => {\n${script}\nreturn ${bundleGlobalName}.paginateInPage(${JSON.stringify(input)});\n})()`;
 }

@@ -10,23 +10,15 @@
 //   so it is bundled here on first use with esbuild's JS API (about a tenth of a second) and kept
 //   for the life of the process. Tests therefore always run the sources as they are, on a clean
 //   clone without a build, and never a stale dist/.
-// The bundle is never committed: dist/ is ignored by git.
-//
-// Two flavours: `service`, what requests run; `report`, which adds a description of every card
-// for tests (paginate/report.ts). The flag is an esbuild `define`, so the service's flavour holds
-// none of the reporting code.
+// The bundle is never committed: dist/ is ignored by git. Tests that describe the cards built
+// bundle an entry of their own around the same modules (test/helpers/pagination-report.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { projectRoot } from '../../paths.js';
 
-export type ScriptFlavour = 'service' | 'report';
-
-/** File names of the bundles in dist/cards/render/, written by the build. */
-export const bundleFileNames: Record<ScriptFlavour, string> = {
-  service: 'pagination.bundle.js',
-  report: 'pagination-report.bundle.js',
-};
+/** File name of the bundle in dist/cards/render/, written by the build. */
+export const bundleFileName = 'pagination.bundle.js';
 
 /** The name under which the bundle exposes the entry's exports (see paginationCall in paginate.ts). */
 export const bundleGlobalName = 'cardwrightPagination';
@@ -34,19 +26,25 @@ export const bundleGlobalName = 'cardwrightPagination';
 const entryPoint = path.join(projectRoot, 'src', 'cards', 'render', 'paginate', 'index.ts');
 
 /** Bundles ./paginate/ with esbuild (a devDependency, loaded only here). */
-export async function bundlePaginationScript(flavour: ScriptFlavour): Promise<string> {
+export function bundlePaginationScript(): Promise<string> {
+  return bundlePageScript(entryPoint);
+}
+
+/**
+ * Bundles a module meant to run in a render page, and what it imports, into one script that
+ * exposes its exports as `bundleGlobalName`.
+ */
+export async function bundlePageScript(entry: string): Promise<string> {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
-    entryPoints: [entryPoint],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     format: 'iife',
     globalName: bundleGlobalName,
     platform: 'browser',
     target: 'es2022',
-    define: { PAGINATION_REPORT: String(flavour === 'report') },
-    // Syntax minification folds `if (false)` away so the reporting code is dropped, while names and
-    // line breaks stay readable in the page's stack traces. No __name wrappers (keepNames off).
+    // Names and line breaks stay readable in the page's stack traces. No __name wrappers (keepNames off).
     minifySyntax: true,
     legalComments: 'none',
     logLevel: 'silent',
@@ -54,17 +52,18 @@ export async function bundlePaginationScript(flavour: ScriptFlavour): Promise<st
   return result.outputFiles[0]!.text;
 }
 
-const scripts = new Map<ScriptFlavour, Promise<string>>();
+let script: Promise<string> | undefined;
 
-/** The bundled page script of `flavour`: the build's file when there is one, else bundled now, once. */
-export function paginationScript(flavour: ScriptFlavour): Promise<string> {
-  let script = scripts.get(flavour);
+/** The bundled page script: the build's file when there is one, else bundled now, once. */
+export function paginationScript(): Promise<string> {
   if (!script) {
-    const prebuilt = path.join(path.dirname(fileURLToPath(import.meta.url)), bundleFileNames[flavour]);
-    script = fs.readFile(prebuilt, 'utf8').catch(() => bundlePaginationScript(flavour));
+    const prebuilt = path.join(path.dirname(fileURLToPath(import.meta.url)), bundleFileName);
+    const bundled = fs.readFile(prebuilt, 'utf8').catch(() => bundlePaginationScript());
     // A failed bundle is not cached: the next request tries again.
-    script.catch(() => scripts.delete(flavour));
-    scripts.set(flavour, script);
+    bundled.catch(() => {
+      if (script === bundled) script = undefined;
+    });
+    script = bundled;
   }
   return script;
 }

@@ -209,11 +209,6 @@ const largestBrowserEncodedPixels = 4_000_000;
  */
 const largeWebpEffort = 1;
 
-/**
- * noSplit: one card that grows with its content (a long image beyond one capture, see
- * long-image.ts), or is clipped to `height` with overHiddenMode. weChatMode: one frameless card
- * exactly as tall as its content.
- */
 /** The markup of a noSplit (or weChatMode) card: the live preview shows exactly this. */
 export function singleCardMarkup(request: CardRenderRequest): string {
   return cardMarkup({
@@ -231,6 +226,11 @@ export function singleCardMarkup(request: CardRenderRequest): string {
   });
 }
 
+/**
+ * noSplit: one card that grows with its content (a long image beyond one capture, see
+ * long-image.ts), or is clipped to `height` with overHiddenMode. weChatMode: one frameless card
+ * exactly as tall as its content.
+ */
 async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): Promise<CardBox[]> {
   // Measured under the device scale of the capture: text layout differs slightly between scales.
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);

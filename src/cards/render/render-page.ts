@@ -20,25 +20,6 @@ export interface CardBox {
   height: number;
 }
 
-/** Which fonts drew one run of text (a text node, or the generated content of a ::before/::after). */
-export interface TextFonts {
-  text: string;
-  fonts: Array<{ familyName: string; isCustomFont: boolean; glyphCount: number }>;
-}
-
-/** Where one ::before / ::after of a card is drawn (see RenderPage.pseudoElementBoxes). */
-export interface PseudoElementBox {
-  /** Index of the card among the cards on the page. */
-  card: number;
-  /** Class attribute (or tag name) of the element that generates it. */
-  owner: string;
-  pseudo: string;
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
 export interface CaptureOptions {
   scale: number;
   format: ImageFormat;
@@ -236,72 +217,12 @@ export class RenderPage {
   }
 
   /**
-   * The fonts Chromium actually used for every text run of the cards on the page, as CDP's
-   * CSS.getPlatformFontsForNode reports them: what proves that no glyph came from a host font or
-   * fell back to a tofu box. Call it after layout(), before clear().
+   * A DevTools session of its own on this page, for inspecting what a render drew (which fonts drew
+   * each text run, where decorations are) without touching the session captures use. The caller
+   * detaches it.
    */
-  async textFonts(): Promise<TextFonts[]> {
-    await this.session.send('DOM.enable');
-    await this.session.send('CSS.enable');
-    try {
-      const { root } = await this.session.send('DOM.getDocument', { depth: -1 });
-      const runs: Array<{ nodeId: number; text: string }> = [];
-      const visit = (node: typeof root, insideCards: boolean): void => {
-        const inside = insideCards || node.attributes?.join(' ').includes('id cards') === true;
-        if (inside && node.nodeType === 3 && node.nodeValue?.trim()) runs.push({ nodeId: node.nodeId, text: node.nodeValue });
-        for (const pseudo of node.pseudoElements ?? []) if (inside) runs.push({ nodeId: pseudo.nodeId, text: `::${pseudo.pseudoType} of <${node.localName}>` });
-        for (const child of node.children ?? []) visit(child, inside);
-      };
-      visit(root, false);
-      const result: TextFonts[] = [];
-      for (const run of runs) {
-        const { fonts } = await this.session.send('CSS.getPlatformFontsForNode', { nodeId: run.nodeId });
-        if (fonts.length > 0) result.push({ text: run.text, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) });
-      }
-      return result;
-    } finally {
-      await this.session.send('CSS.disable');
-      await this.session.send('DOM.disable');
-    }
-  }
-
-  /**
-   * The border box of every ::before / ::after drawn in the cards on the page, in CSS px relative to
-   * the page's top-left corner, with the card it belongs to and the class of the element that
-   * generates it. Theme decorations are drawn this way (themes/README.md), so this is what shows
-   * whether they stay inside the card and clear of the text. Call it after layout(), before clear().
-   */
-  async pseudoElementBoxes(): Promise<PseudoElementBox[]> {
-    await this.session.send('DOM.enable');
-    try {
-      await this.session.send('Runtime.evaluate', { expression: 'window.scrollTo(0, 0)' });
-      const { root } = await this.session.send('DOM.getDocument', { depth: -1 });
-      const found: Array<{ nodeId: number; card: number; owner: string; pseudo: string }> = [];
-      let cardIndex = -1;
-      const visit = (node: typeof root, insideCards: boolean, depth: number): void => {
-        const attributes = node.attributes ?? [];
-        const className = attributes[attributes.indexOf('class') + 1] ?? '';
-        if (insideCards && depth === 0 && node.nodeType === 1) cardIndex++;
-        if (insideCards) for (const pseudo of node.pseudoElements ?? []) found.push({ nodeId: pseudo.nodeId, card: cardIndex, owner: attributes.includes('class') ? className : node.localName, pseudo: pseudo.pseudoType ?? '' });
-        const isCards = attributes.join(' ').includes('id cards');
-        for (const child of node.children ?? []) visit(child, insideCards || isCards, isCards ? 0 : insideCards ? depth + 1 : depth);
-      };
-      visit(root, false, 0);
-      const boxes: PseudoElementBox[] = [];
-      for (const item of found) {
-        const model = await this.session.send('DOM.getBoxModel', { nodeId: item.nodeId }).catch(() => undefined);
-        if (!model) continue;
-        const quad = model.model.border;
-        const xs = [quad[0]!, quad[2]!, quad[4]!, quad[6]!];
-        const ys = [quad[1]!, quad[3]!, quad[5]!, quad[7]!];
-        const left = Math.min(...xs);
-        const top = Math.min(...ys);
-        boxes.push({ card: item.card, owner: item.owner, pseudo: item.pseudo, left, top, right: Math.max(...xs), bottom: Math.max(...ys) });
-      }
-      return boxes;
-    } finally {
-      await this.session.send('DOM.disable');
-    }
+  inspect(): Promise<CDPSession> {
+    return this.context.newCDPSession(this.page);
   }
 
   /** Empties the page so no content outlives its request, even in memory. */

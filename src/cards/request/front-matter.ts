@@ -47,17 +47,14 @@ function splitFrontMatter(markdown: string): FrontMatterBlock | undefined {
   return { yaml: lines.slice(0, end).join('\n'), body: '\n'.repeat(end + 2) + lines.slice(end + 1).join('\n') };
 }
 
-/** The content of `markdown` without its front matter (the whole of it when it has none). */
-export function markdownContent(markdown: string): string {
-  return splitFrontMatter(markdown)?.body ?? markdown;
-}
-
 export interface FrontMatter {
   /** Request fields the front matter sets, checked against the request schema. */
   fields: Partial<GenerateBodyInput>;
   creator: CreatorOptions;
   /** Keys that are neither a request field nor a creator key (blog front matter has many): ignored, and told. */
   ignoredKeys: string[];
+  /** The document with the block replaced by as many blank lines: the content the cards show. */
+  content: string;
 }
 
 const creatorKeys = ['title', 'subtitle', 'author', 'handle', 'avatar', 'date', 'tags', 'cover', 'signature', 'end'] as const;
@@ -87,7 +84,7 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
     const key = problem.code === 'DUPLICATE_KEY' ? `, key ${JSON.stringify(/^[^:\n]*/.exec(block.yaml.slice(problem.pos[0]))![0].trim().slice(0, 40))}` : '';
     throw invalidRequest(`The front matter is not valid YAML at line ${lineOf(problem.pos[0])}${key}: ${firstLine(problem.message)}`);
   }
-  if (document.contents === null) return { fields: {}, creator: {}, ignoredKeys: [] };
+  if (document.contents === null) return { fields: {}, creator: {}, ignoredKeys: [], content: block.body };
   if (!isMap(document.contents)) throw invalidRequest('The front matter at line 2 must be "key: value" lines.');
   let data: Record<string, unknown>;
   try {
@@ -114,7 +111,7 @@ export function readFrontMatter(markdown: string): FrontMatter | undefined {
       ignoredKeys.push(key);
     }
   }
-  return { fields: fields as Partial<GenerateBodyInput>, creator: creator as CreatorOptions, ignoredKeys };
+  return { fields: fields as Partial<GenerateBodyInput>, creator: creator as CreatorOptions, ignoredKeys, content: block.body };
 }
 
 let validator: ValidateFunction<Partial<GenerateBodyInput>> | undefined;

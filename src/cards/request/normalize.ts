@@ -31,6 +31,8 @@ export function normalizeRequest(given: GenerateBodyInput): CardRequest {
   if (frontMatter && (Object.keys(frontMatter.creator).length > 0 || frontMatter.ignoredKeys.length > 0)) {
     request.creator = { ...frontMatter.creator, ...(frontMatter.ignoredKeys.length > 0 ? { ignoredKeys: frontMatter.ignoredKeys } : {}) };
   }
+  // The pipeline renders the content without the block, split off here once.
+  if (frontMatter) request.content = frontMatter.content;
   return request as CardRequest;
 }
 

@@ -95,6 +95,11 @@ export type CardRequest = {
   fontFamily?: (typeof fontFamilies)[number];
   /** What the document's front matter asks beyond request fields: a cover, a signature, a closing card (request/front-matter.ts). */
   creator?: CreatorOptions;
+  /**
+   * The Markdown with its front matter blanked out (line numbers unchanged), when it has one: read
+   * once, when the request is normalized. Absent: all of `markdown` is content.
+   */
+  content?: string;
 };
 
 /** The creator's front matter (docs/api.md#front-matter), as the renderer reads it. */

@@ -3,7 +3,7 @@
 // jittered exponential backoff and stops waiting as soon as the request's deadline signal fires.
 import { createHash, randomBytes } from 'node:crypto';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { timeLimit } from '../time-limit.js';
+import { timeLimit } from '../deadlines.js';
 import type { S3Config } from './s3-config.js';
 import { describeStorageFailure, StorageError } from './storage-error.js';
 import type { Storage } from './storage.js';

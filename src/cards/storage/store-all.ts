@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from '../logger.js';
 import pLimit from 'p-limit';
 import { CardError } from '../errors.js';
-import { eitherSignal } from '../time-limit.js';
+import { eitherSignal } from '../deadlines.js';
 import type { OutputFormat } from '../render/render-cards.js';
 import type { PendingDeletions } from './pending-deletions.js';
 import { StorageError } from './storage-error.js';
@@ -71,7 +71,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
 
   // One failed upload makes the whole request fail, so the uploads still running are cancelled.
   const firstFailure = new AbortController();
-  // Both sources held strongly (AbortSignal.any holds them weakly; see src/cards/time-limit.ts).
+  // Both sources held strongly (AbortSignal.any holds them weakly; see src/cards/deadlines.ts).
   const uploads = eitherSignal(signal, firstFailure.signal);
   const uploadSignal = uploads.signal;
   // Every upload and each of its retries listens to this signal; it lives only as long as the request.

@@ -204,15 +204,6 @@ export const prebuiltFontFaces = {
   },
 };
 
-/** Family names of every bundled face, so a check can tell bundled fonts from the host's. */
-export function bundledFamilies(): string[] {
-  const families = new Set<string>();
-  for (const { css } of fontCssFiles()) {
-    for (const match of css.matchAll(/font-family:\s*['"]?([^'";]+?)['"]?\s*;/g)) families.add(match[1]!);
-  }
-  return [...families];
-}
-
 /**
  * Maps a `/fonts/<pkg>/files/<file>` path to a file inside a bundled font package, or undefined.
  * Only known packages and plain file names are accepted, so a crafted path cannot leave them.

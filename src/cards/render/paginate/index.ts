@@ -14,21 +14,38 @@ import { contentLimit, openCardFrame } from './card-frame.js';
 import { BreakChooser } from './choose-break.js';
 import { CodeWrapRule } from './code-wraps.js';
 import { fitBlocks, fitImages } from './fit-to-card.js';
-import { PieceReader } from './pieces.js';
-import { describeCard, describeStart } from './report.js';
+import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
-import type { PaginationInput, PaginationReport, PaginationResult } from './types.js';
+import type { PaginationInput, PaginationResult } from './types.js';
+
+/** Where a built card begins: at piece `piece` (absent for a clipped section or an empty document), first of its section or not. */
+interface CardStart {
+  piece?: number;
+  sectionStart: boolean;
+}
 
 /**
- * Set by the bundler: true only in the reporting build used by tests. Everything that depends on
- * it is dropped from the service's build as dead code.
+ * The cards as built in the page, with what they were built from: checks of the result (which
+ * bundle this folder with an entry of their own) describe each card from these.
  */
-declare const PAGINATION_REPORT: boolean;
+export interface BuiltCards extends PaginationResult {
+  cards: HTMLElement[];
+  starts: CardStart[];
+  pieces: Piece[];
+  /** Height available to content on one card, in px. */
+  available: number;
+}
 
+/** The service's entry: the cards' boxes, and how many cards the content needs. */
 export async function paginateInPage(input: PaginationInput): Promise<PaginationResult> {
+  const { boxes, needed } = await buildCards(input);
+  return { boxes, needed };
+}
+
+/** Lays the document out, chooses the breaks and builds every card into #cards. */
+export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   const frame = await openCardFrame(input);
   const { root, inner, available } = frame;
-  const documentText = PAGINATION_REPORT && input.report ? inner.textContent ?? '' : '';
 
   // One clipped card per section (hrSplit with overHiddenMode) shows content as it is: nothing scaled.
   const fitToCard = !input.clipSections;
@@ -44,7 +61,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
   const assembler = new CardAssembler(inner, frame.template, root);
 
   const cards: HTMLElement[] = [];
-  const starts: string[] = [];
+  const starts: CardStart[] = [];
   const sections = sectionsOf(pieces, inner, input.splitMode);
   let needed = 0;
   for (const section of sections) {
@@ -52,7 +69,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
       needed++;
       if (needed <= input.maxCards) {
         cards.push(assembler.build(section.start, section.end));
-        if (PAGINATION_REPORT) starts.push('start');
+        starts.push({ sectionStart: true });
       }
       continue;
     }
@@ -68,7 +85,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
           const card = assembler.build(startPoint, c === section.to ? section.end : points.before(c));
           if (c === s + 1 || !(await overflows(card))) {
             cards.push(card);
-            if (PAGINATION_REPORT) starts.push(describeStart(pieces, s, s === section.from));
+            starts.push({ piece: s, sectionStart: s === section.from });
             break;
           }
           // The estimate was short of the real card: break one candidate earlier.
@@ -82,14 +99,13 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
   if (sections.length === 0) {
     needed = 1;
     cards.push(assembler.build({ node: inner, offset: 0 }, { node: inner, offset: 0 }));
-    if (PAGINATION_REPORT) starts.push('start');
+    starts.push({ sectionStart: true });
   }
 
-  const report: PaginationReport | undefined = PAGINATION_REPORT && input.report ? { documentText, available, cards: [] } : undefined;
   frame.measureCard.remove();
   if (needed > input.maxCards) {
     root.replaceChildren();
-    return { boxes: [], needed, report };
+    return { boxes: [], needed, cards: [], starts: [], pieces, available };
   }
   cards.forEach((card, i) => {
     card.querySelector('.page')!.textContent = cards.length > 1 ? `${i + 1}/${cards.length}` : '';
@@ -101,12 +117,7 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
     const box = card.getBoundingClientRect();
     return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
   });
-  if (PAGINATION_REPORT && report) {
-    cards.forEach((card, i) => {
-      report.cards.push(describeCard(card, starts[i]!));
-    });
-  }
-  return { boxes, needed, report };
+  return { boxes, needed, cards, starts, pieces, available };
 }
 
 /** Whether a built card's content reaches past its content area (the estimate from the pieces was short). */

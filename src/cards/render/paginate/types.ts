@@ -14,8 +14,6 @@ export interface PaginationInput {
   clipSections: boolean;
   /** Cards beyond this are only counted, not built. */
   maxCards: number;
-  /** Also return what each card holds, for checks of the result (only the reporting build can). */
-  report: boolean;
 }
 
 export interface PageBox {
@@ -25,38 +23,9 @@ export interface PageBox {
   height: number;
 }
 
-export interface CardReport {
-  /** Text of the card, without repeated table headers. */
-  text: string;
-  html: string;
-  /** The card's content area, in px from the card's top edge. */
-  contentTop: number;
-  contentBottom: number;
-  /** The line box of every text fragment, and every image, in px from the card's top-left corner. */
-  boxes: { top: number; bottom: number; left: number; right: number; kind: string; text: string }[];
-  /** Tag of the heading that holds the card's last text or image, or "" when it is not a heading. */
-  endsInHeading: string;
-  /** The page label drawn in the footer. */
-  label: string;
-  /**
-   * Where the card begins in the document, in words: `p#intro line 4` (the fifth line of that
-   * paragraph), `table#t row 2`, `h2#next`, `p#next` (a paragraph from its first line), or `start`
-   * for the first card of a section.
-   */
-  startsAt: string;
-}
-
-export interface PaginationReport {
-  documentText: string;
-  /** Height available to content on one card, in px. */
-  available: number;
-  cards: CardReport[];
-}
-
 export interface PaginationResult {
   /** The cards, in order, as laid out in the page (empty when there are more than `maxCards`). */
   boxes: PageBox[];
   /** How many cards the content needs. */
   needed: number;
-  report?: PaginationReport;
 }

@@ -1,17 +1,34 @@
-// Test-only: a description of each built card (its text, markup, where every line and image is
-// drawn, where in the document it begins), so tests can check the cards against the page's own
-// geometry. Only the reporting build of the page script contains this module
-// (pagination-script.ts); the service's build leaves it out.
-import { contentLimit } from './card-frame.js';
-import { lineHeightOf } from './css.js';
-import type { Piece } from './pieces.js';
-import type { CardReport } from './types.js';
+// The page side of the pagination report (see ../pagination-report.ts): runs the service's
+// pagination in the page, then describes each card it built (its text, markup, where every line
+// and image is drawn, where in the document it begins), so tests can check the cards against the
+// page's own geometry. Bundled by esbuild like the service's page script: it may import the
+// modules of src/cards/render/paginate/ and nothing that needs Node.
+import { contentLimit } from '../../../src/cards/render/paginate/card-frame.js';
+import { lineHeightOf } from '../../../src/cards/render/paginate/css.js';
+import { buildCards } from '../../../src/cards/render/paginate/index.js';
+import type { Piece } from '../../../src/cards/render/paginate/pieces.js';
+import type { PaginationInput } from '../../../src/cards/render/paginate/types.js';
+import type { CardReport, ReportedPagination } from '../pagination-report.js';
+
+/** The service's pagination of `input`, with a description of every card it built. */
+export async function paginateWithReport(input: PaginationInput): Promise<ReportedPagination> {
+  // The document's text as the content holds it, before any card is built.
+  const template = document.createElement('template');
+  template.innerHTML = input.contentHtml;
+  const documentText = template.content.textContent ?? '';
+  const { boxes, needed, cards, starts, pieces, available } = await buildCards(input);
+  const described = cards.map((card, i) => {
+    const start = starts[i]!;
+    return describeCard(card, start.piece === undefined ? 'start' : describeStart(pieces, start.piece, start.sectionStart));
+  });
+  return { boxes, needed, report: { documentText, available, cards: described } };
+}
 
 /**
  * Where piece `i` begins, in words: `p#intro line 4`, `table#t row 2`, `ul#tiles grid row 1`,
  * `div.code-header`; a paragraph or list item from its first line is just `p#intro`.
  */
-export function describeStart(pieces: Piece[], i: number, sectionStart: boolean): string {
+function describeStart(pieces: Piece[], i: number, sectionStart: boolean): string {
   if (sectionStart) return 'start';
   const piece = pieces[i]!;
   const name = (el: Element) => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : el.classList.length > 0 ? `.${el.classList[0]}` : '');
@@ -21,7 +38,7 @@ export function describeStart(pieces: Piece[], i: number, sectionStart: boolean)
   return name(piece.el);
 }
 
-export function describeCard(card: HTMLElement, startsAt: string): CardReport {
+function describeCard(card: HTMLElement, startsAt: string): CardReport {
   const { top: cardTop, left: cardLeft } = card.getBoundingClientRect();
   const cardInner = card.querySelector('.card-content-inner')!;
   const limit = contentLimit(card);
