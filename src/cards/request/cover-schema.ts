@@ -20,7 +20,7 @@ export const CoverBody = Type.Object(
     text: Type.String({
       minLength: 1,
       maxLength: coverLimits.textMaxLength,
-      description: `the title, 1–${coverLimits.textMaxLength} characters; a line break (\\n) starts a subtitle line`,
+      description: `the title, 1–${coverLimits.textMaxLength} characters; a line break (\\n, or a backslash and n) starts a subtitle line`,
     }),
     keywords: Type.Optional(
       orNull(
