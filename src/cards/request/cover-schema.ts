@@ -36,13 +36,11 @@ export const CoverBody = Type.Object(
       ),
     ),
     count: Type.Optional(
-      orNull(
-        Type.Integer({
-          minimum: coverLimits.count.min,
-          maximum: coverLimits.count.max,
-          description: `how many cover designs, ${coverLimits.count.min}–${coverLimits.count.max}; each has a different layout`,
-        }),
-      ),
+      Type.Integer({
+        minimum: coverLimits.count.min,
+        maximum: coverLimits.count.max,
+        description: `how many cover designs, ${coverLimits.count.min}–${coverLimits.count.max}; each has a different layout`,
+      }),
     ),
     theme,
     themeMode,
