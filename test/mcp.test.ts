@@ -294,7 +294,10 @@ describe('cardwright mcp, calling a remote cardwright', () => {
   it('refuses outputDir, which only local rendering writes to, saying what to do', async () => {
     const result = await callTool(session, 'render_cards', { markdown: '# a', outputDir: '/tmp/somewhere' });
     assert.equal(result.isError, true);
-    assert.match(textOf(result), /^invalid_request: outputDir is for local rendering only: .* Leave outputDir out, or unset CARDWRIGHT_URL/);
+    assert.equal(
+      textOf(result),
+      `invalid_request: outputDir is for local rendering only: the cards of this MCP server are rendered by the cardwright service at ${service.baseUrl}, which stores the images and answers with their URLs. Leave outputDir out, or unset CARDWRIGHT_URL to render and write files here.`,
+    );
   });
 
   it("lists the service's themes", async () => {

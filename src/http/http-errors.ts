@@ -4,21 +4,17 @@
 //
 // The core throws CardError (src/cards/errors.ts) without any status; this file is the one place
 // where a domain error becomes an HTTP answer.
-import type { CardError, CardErrorKind } from '../cards/errors.js';
+import { errorLabelOf, type CardError, type CardErrorLabel } from '../cards/errors.js';
 
+/** The core's labels (cards/errors.ts, shared with the CLI and the MCP server) and the HTTP layer's own. */
 export type ErrorLabel =
-  | 'invalid_request'
+  | CardErrorLabel
   | 'unauthorized'
-  | 'not_found'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'request_timeout'
   | 'headers_too_large'
   | 'rate_limited'
-  | 'overloaded'
-  | 'timeout'
-  | 'storage_failed'
-  | 'render_failed'
   | 'internal_error';
 
 export const statusOfLabel: Record<ErrorLabel, number> = {
@@ -35,16 +31,6 @@ export const statusOfLabel: Record<ErrorLabel, number> = {
   storage_failed: 502,
   render_failed: 500,
   internal_error: 500,
-};
-
-const labelOfKind: Record<CardErrorKind, ErrorLabel> = {
-  invalid_request: 'invalid_request',
-  content_too_large: 'invalid_request',
-  busy: 'overloaded',
-  deadline_exceeded: 'timeout',
-  render_failed: 'render_failed',
-  storage_failed: 'storage_failed',
-  not_found: 'not_found',
 };
 
 /** A failure of the HTTP layer itself (a key, a rate limit, a body), or a mapped domain error. */
@@ -100,5 +86,5 @@ export const errorBody = (error: HttpError, requestId: string) => ({ success: fa
 
 /** The HTTP answer for a domain error. */
 export function httpErrorOf(error: CardError): HttpError {
-  return new HttpError(labelOfKind[error.kind], error.message, { retryAfter: error.retryAfterSeconds, cause: error });
+  return new HttpError(errorLabelOf(error), error.message, { retryAfter: error.retryAfterSeconds, cause: error });
 }
