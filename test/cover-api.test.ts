@@ -144,10 +144,19 @@ describe('POST /api/generate/cover', () => {
     assert.match(blind.json.warnings[0], /themeMode "dark-mode" was ignored/);
   });
 
+  it('reads numbers sent as text, as MD2Card clients send them, and says so', async () => {
+    const { status, json } = await cover({ text: 'Weekly notes', count: '1', width: '300', height: '400', scale: '1' });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.deepEqual([json.images.length, json.images[0].width, json.images[0].height], [1, 300, 400]);
+    assert.deepEqual(json.warnings.map((warning: string) => warning.split(' ')[0]), ['count', 'width', 'height', 'scale']);
+  });
+
   const refused: Array<[string, unknown, number, RegExp]> = [
     ['no text', { keywords: 'x' }, 400, /^text is required/],
     ['a blank text', { text: '   ' }, 400, /^text is not accepted/],
     ['count 4', { text: 'x', count: 4 }, 400, /^count is not accepted: got number 4; accepted: how many cover designs, 1–3/],
+    ['a count of null', { text: 'x', count: null }, 400, /^count is not accepted: got null; accepted: how many cover designs, 1–3/],
+    ['a count that is not a number', { text: 'x', count: 'three' }, 400, /^count is not accepted: got "three"; accepted: how many cover designs, 1–3/],
     ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
   ];
   for (const [name, body, status, message] of refused) {
