@@ -3,9 +3,7 @@
 // command line or request.
 import { commandHelp, UsageError, type CommandSpec } from './cli/command-line.js';
 import { keysCommand, mcpCommand, renderCommand, serveCommand, themesCommand } from './cli/commands.js';
-import { ConfigError } from './config.js';
-import { CardError } from './cards/errors.js';
-import { exitCodeOf } from './cli/exit-codes.js';
+import { failureReport } from './cli/report.js';
 import { packageVersion } from './version.js';
 
 type Run = (args: string[]) => void | Promise<void>;
@@ -61,20 +59,9 @@ async function main(argv: string[]): Promise<void> {
 
 /** Prints a failure the way a user can act on it and sets the exit status. */
 function report(error: unknown): void {
-  if (error instanceof UsageError) {
-    process.stderr.write(`cardwright: ${error.message}\nRun \`cardwright ${error.command ? `${error.command} ` : ''}--help\` for usage.\n`);
-    process.exitCode = 2;
-  } else if (error instanceof CardError) {
-    // The kind and message, e.g. `invalid_request: theme "x" is not a known theme. Accepted: …`.
-    process.stderr.write(`cardwright: ${error.kind}: ${error.message}\n`);
-    process.exitCode = exitCodeOf(error);
-  } else if (error instanceof ConfigError) {
-    process.stderr.write(`cardwright: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    process.stderr.write(`cardwright: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  }
+  const { text, exitCode } = failureReport(error);
+  process.stderr.write(text);
+  process.exitCode = exitCode;
 }
 
 await main(process.argv.slice(2)).catch(report);

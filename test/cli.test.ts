@@ -102,7 +102,7 @@ describe('cardwright render', () => {
 
     const notANumber = await runCli(['render', 'notes.md', '-o', 'never', '--width', 'wide'], { cwd: dir });
     assert.equal(notANumber.code, 2);
-    assert.match(notANumber.stderr, /--width needs a number; got "wide"/);
+    assert.equal(notANumber.stderr, 'cardwright: invalid_request: width is not accepted: got "wide"; accepted: card width in CSS px, 100–2000.\n', 'as the API says it');
 
     const noInput = await runCli(['render', '-o', 'never'], { cwd: dir });
     assert.equal(noInput.code, 2);

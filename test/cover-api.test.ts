@@ -8,7 +8,9 @@ import { startService, testApiKey, type RunningService } from './helpers/service
 import { coverDesigns } from '../src/cards/cover/cover-designs.js';
 import { fitCover, smallestDesignFit } from '../src/cards/cover/fit-cover.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
+import { renderCards } from '../src/cards/render/render-cards.js';
 import type { CoverRequest } from '../src/cards/request/cover-schema.js';
+import { normalizeCoverRequest } from '../src/cards/request/normalize-cover.js';
 
 /** plain-notes' highlighter yellow (--pn-mark) over white paper: how a keyword is marked. */
 const highlighter: [number, number, number] = [254, 226, 119];
@@ -98,6 +100,38 @@ describe('POST /api/generate/cover', () => {
     assert.ok(fitted > 0, 'some designs needed fitting');
   });
 
+  it('keeps the title of every design in every theme and mode: one line, several lines, or a literal \\n', async () => {
+    // The stacked design pins its title to the foot of the card. In plain-notes its font's glyphs
+    // reach a little below the title's lines, overHiddenMode's cut moved above them, and only the
+    // quote mark and the rule were drawn. MD2Card clients send a literal backslash-n for a break.
+    assert.equal(normalizeCoverRequest({ text: '标题\\n副标题' }).text, '标题\n副标题', 'a literal \\n is a line break');
+    const texts = ['七天学会做知识卡片', '七天学会做知识卡片\n从零开始的方法', '七天学会做知识卡片\\n从零开始的方法'];
+    const missing: string[] = [];
+    for (const theme of service.app.cards.themes.themes) {
+      for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
+        const { theme: resolved } = service.app.cards.themes.resolve(theme.id, mode);
+        for (const text of texts) {
+          const request = normalizeCoverRequest({ text, count: 3, scale: 1 });
+          for (const design of coverDesigns(request)) {
+            const card = { theme: resolved, mode, width: request.width, height: request.height, scale: 1 };
+            const problem = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+              const contentHtml = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
+              // Laid out as renderCover lays it out; measured before the capture, which is skipped.
+              let found: string | null = null;
+              await renderCards(page, { ...card, format: 'png', splitMode: 'noSplit', overHiddenMode: true, contentHtml }, undefined, async () => {
+                found = await page.evaluate<string | null>(visibleTitleProblem);
+                throw new Error('measured');
+              }).catch((error: Error) => assert.equal(error.message, 'measured'));
+              return found;
+            });
+            if (problem) missing.push(`${theme.id} ${mode ?? ''} ${design.name} ${JSON.stringify(text)}: ${problem}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'covers whose title is not drawn whole');
+  });
+
   it('draws a cover in the chosen theme, size and format, with keywords given as a list', async () => {
     const { status, json } = await cover({ text: 'Weekly notes', keywords: ['focus', 'habits'], theme: 'pop-art', themeMode: 'mint-mode', width: 500, height: 500, scale: 1 });
     assert.equal(status, 200, JSON.stringify(json));
@@ -110,10 +144,19 @@ describe('POST /api/generate/cover', () => {
     assert.match(blind.json.warnings[0], /themeMode "dark-mode" was ignored/);
   });
 
+  it('reads numbers sent as text, as MD2Card clients send them, and says so', async () => {
+    const { status, json } = await cover({ text: 'Weekly notes', count: '1', width: '300', height: '400', scale: '1' });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.deepEqual([json.images.length, json.images[0].width, json.images[0].height], [1, 300, 400]);
+    assert.deepEqual(json.warnings.map((warning: string) => warning.split(' ')[0]), ['count', 'width', 'height', 'scale']);
+  });
+
   const refused: Array<[string, unknown, number, RegExp]> = [
     ['no text', { keywords: 'x' }, 400, /^text is required/],
     ['a blank text', { text: '   ' }, 400, /^text is not accepted/],
     ['count 4', { text: 'x', count: 4 }, 400, /^count is not accepted: got number 4; accepted: how many cover designs, 1–3/],
+    ['a count of null', { text: 'x', count: null }, 400, /^count is not accepted: got null; accepted: how many cover designs, 1–3/],
+    ['a count that is not a number', { text: 'x', count: 'three' }, 400, /^count is not accepted: got "three"; accepted: how many cover designs, 1–3/],
     ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
   ];
   for (const [name, body, status, message] of refused) {
@@ -132,3 +175,26 @@ describe('POST /api/generate/cover', () => {
     assert.deepEqual([answer.json.success, answer.json.error], [false, 'unauthorized']);
   });
 });
+
+/**
+ * In the render page: what keeps the cover's title from being seen whole, or null. Every line of
+ * its text must lie inside the card's content box and above overHiddenMode's cut and its fade.
+ */
+const visibleTitleProblem = `(() => {
+  const title = document.querySelector('.cover-title');
+  if (!title || title.textContent.trim() === '') return 'no title text';
+  const inner = document.querySelector('.card-content-inner');
+  const box = inner.getBoundingClientRect();
+  let bottom = box.bottom;
+  if (inner.closest('.card').classList.contains('content-truncated')) {
+    const style = getComputedStyle(inner);
+    const fade = parseFloat(style.getPropertyValue('--truncation-fade')) * parseFloat(style.fontSize);
+    bottom = Math.min(bottom, box.top + parseFloat(style.getPropertyValue('--truncate-at')) - fade);
+  }
+  const range = document.createRange();
+  range.selectNodeContents(title);
+  const lines = [...range.getClientRects()].filter((line) => line.width > 0 && line.height > 0);
+  if (lines.length === 0) return 'title has no lines';
+  const hidden = lines.filter((line) => line.top < box.top - 1 || line.bottom > bottom + 1 || line.left < box.left - 1 || line.right > box.right + 1);
+  return hidden.length === 0 ? null : hidden.length + ' of ' + lines.length + ' title line(s) outside the visible part of the card (bottom ' + Math.round(bottom) + ', lines ' + hidden.map((line) => Math.round(line.top) + '–' + Math.round(line.bottom)).join(', ') + ')';
+})()`;

@@ -77,7 +77,7 @@ describe('for creators', () => {
 
   /** `script` evaluated in the render page once the cards of a request are laid out. */
   async function inRenderedPage<T>(body: Record<string, unknown>, script: string): Promise<T> {
-    const request = checkRequest(body);
+    const { request } = checkRequest(body);
     // The service's own remote-image rules: only the test's image server is allowed.
     const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
     const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages, remoteImages };
@@ -270,7 +270,7 @@ describe('for creators', () => {
         },
         cards: () => {},
       };
-      const preview = await service.app.cards.preview(checkRequest({ markdown, splitMode: 'noSplit' }), AbortSignal.timeout(30_000), meter);
+      const preview = await service.app.cards.preview(checkRequest({ markdown, splitMode: 'noSplit' }).request, AbortSignal.timeout(30_000), meter);
       return { layouts, cards: preview.cards.length };
     };
     assert.deepEqual(await layoutsCharged(`${frontMatter}\n${content}`), { layouts: 1, cards: 3 }, 'a cover, the card and a closing card');
@@ -388,7 +388,7 @@ describe('for creators', () => {
   it('draws the body text in the chosen bundled face', async () => {
     const faces = async (fontFamily?: string) =>
       service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-        const request = checkRequest({ markdown: 'Body text 正文', theme: 'plain-notes', fontFamily });
+        const { request } = checkRequest({ markdown: 'Body text 正文', theme: 'plain-notes', fontFamily });
         const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages };
         const prepared = await prepareContent(parts, resolveRequest(service.app.cards.themes, request), AbortSignal.timeout(30_000));
         await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, contentHtml: prepared.html, format: 'webp', scale: 1 });

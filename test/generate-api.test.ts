@@ -86,10 +86,33 @@ describe('POST /api/generate', () => {
     assert.ok(isWebp((await download(webp.json.images[0].url)).bytes));
   });
 
-  it('treats null and "" as "use the default"', async () => {
-    const { status, json } = await service.generate({ markdown: '', theme: null, themeMode: '', width: null, splitMode: null, format: null });
+  it('treats null and "" as "use the default" for text and switch fields', async () => {
+    const { status, json } = await service.generate({ markdown: '', theme: null, themeMode: '', splitMode: null, format: null });
     assert.equal(status, 200);
     assert.deepEqual([json.images[0].width, json.images[0].height], [880, 1172]);
+  });
+
+  it('reads numbers sent as text, as MD2Card clients send them, and says so; refuses null and other text for a number', async () => {
+    const { status, json, headers } = await service.generate({ markdown: '# 600', width: '600', height: '300', scale: '1' });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.deepEqual([json.images[0].width, json.images[0].height], [600, 300]);
+    assert.deepEqual(json.warnings.map((warning: string) => warning.split(' ')[0]), ['width', 'height', 'scale']);
+    assert.match(json.warnings[0], /^width was sent as the string "600" and read as the number 600/);
+    assert.match(headers.get('x-cardwright-warnings') ?? '', /width was sent as the string/);
+
+    const preview = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown: '# p', width: '320' }) });
+    const previewed = (await preview.json()) as { width: number; warnings: string[] };
+    assert.equal(preview.status, 200);
+    assert.equal(previewed.width, 320);
+    assert.match(previewed.warnings[0]!, /^width was sent as the string "320"/);
+
+    for (const [body, message] of [
+      [{ width: 'abc' }, 'width is not accepted: got "abc"; accepted: card width in CSS px, 100–2000.'],
+      [{ width: null }, 'width is not accepted: got null; accepted: card width in CSS px, 100–2000.'],
+    ] as const) {
+      const refused = await service.generate(body);
+      assert.deepEqual([refused.status, refused.json.error, refused.json.message], [400, 'invalid_request', message]);
+    }
   });
 
   it('accepts the aliases of the reference service', async () => {
@@ -115,7 +138,7 @@ describe('POST /api/generate', () => {
     ['a wrong API key', () => service.generate({}, { 'x-api-key': 'wrong-key-wrong-key' }), 401, 'unauthorized', /x-api-key/],
     ['malformed JSON', () => service.generate('{"markdown": '), 400, 'invalid_request', /not valid JSON/],
     ['a JSON array', () => service.generate([1, 2]), 400, 'invalid_request', /must be a JSON object/],
-    ['a string width', () => service.generate({ width: '440' }), 400, 'invalid_request', /width.*"440".*100–2000/],
+    ['a width that is not a number', () => service.generate({ width: '440px' }), 400, 'invalid_request', /width.*"440px".*100–2000/],
     ['a width out of range', () => service.generate({ width: 5000 }), 400, 'invalid_request', /width.*5000.*100–2000/],
     ['a height out of range', () => service.generate({ height: 10 }), 400, 'invalid_request', /height.*10.*100–4000/],
     ['a scale out of range', () => service.generate({ scale: 8 }), 400, 'invalid_request', /scale.*8.*1–3/],

@@ -108,7 +108,7 @@ describe('cardwright mcp, rendering locally', () => {
       assert.equal(property.anyOf, undefined, `${field} has no anyOf`);
       assert.ok(property.type, `${field} has a type`);
     }
-    assert.deepEqual(properties.width.type, ['number', 'null']);
+    assert.equal(properties.width.type, 'number');
     assert.deepEqual(properties.splitMode.type, ['string', 'null']);
     assert.deepEqual(properties.splitMode.enum, ['noSplit', 'autoSplit', 'hrSplit', '', null]);
     assert.deepEqual(properties.inline.enum, ['all', 'first', 'none']);
@@ -118,8 +118,10 @@ describe('cardwright mcp, rendering locally', () => {
   it('takes numbers and flags sent as text, as form-based clients send them', async () => {
     const result = await callTool(session, 'render_cards', { markdown: '# Typed', width: '300', height: '400', scale: '1', overHiddenMode: 'true' });
     assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
-    const { images } = JSON.parse(textOf(result));
+    const { images, warnings } = JSON.parse(textOf(result));
     assert.deepEqual([images[0].width, images[0].height], [300, 400]);
+    // Numbers sent as text are read as the API reads them, and said so, naming each field.
+    assert.deepEqual(warnings.map((warning: string) => warning.split(' ')[0]), ['width', 'height', 'scale']);
   });
 
   it('inlines the first image by default, all or none on request, within a byte cap', async () => {
@@ -229,6 +231,10 @@ describe('cardwright mcp, rendering locally', () => {
     const wrongType = await callTool(session, 'render_cards', { width: 'wide' });
     assert.equal(wrongType.isError, true);
     assert.equal(textOf(wrongType), 'invalid_request: width is not accepted: got "wide"; accepted: card width in CSS px, 100–2000.');
+    // MCP Inspector sends null for a number it could not read ("abc"): an error, not a default card.
+    const lost = await callTool(session, 'render_cards', { width: null });
+    assert.equal(lost.isError, true);
+    assert.equal(textOf(lost), 'invalid_request: width is not accepted: got null; accepted: card width in CSS px, 100–2000.');
 
     const theme = await callTool(session, 'render_cards', { theme: 'pop-art-nope' });
     assert.equal(theme.isError, true);
@@ -258,7 +264,8 @@ describe('cardwright mcp, calling a remote cardwright', () => {
   });
 
   it("returns the service's URLs and the images behind them", async () => {
-    const result = await callTool(session, 'render_cards', { markdown: '# Remote card', theme: 'apple-notes' });
+    // Sizes as text, as MD2Card's MCP server passes them on (its 小红书 size, 440 × 586).
+    const result = await callTool(session, 'render_cards', { markdown: '# Remote card', theme: 'apple-notes', width: '440', height: '586' });
     assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
     const { images } = JSON.parse(textOf(result));
     assert.equal(images.length, 1);
@@ -267,6 +274,10 @@ describe('cardwright mcp, calling a remote cardwright', () => {
     const png = decodePng(returned!);
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.deepEqual((await download(images[0].url)).bytes, returned);
+    assert.deepEqual(JSON.parse(textOf(result)).warnings, [
+      'width was sent as the string "440" and read as the number 440; send it as a JSON number.',
+      'height was sent as the string "586" and read as the number 586; send it as a JSON number.',
+    ]);
   });
 
   it('downloads only the images it inlines, and says the truth about what its tools do', async () => {
@@ -284,7 +295,10 @@ describe('cardwright mcp, calling a remote cardwright', () => {
   it('refuses outputDir, which only local rendering writes to, saying what to do', async () => {
     const result = await callTool(session, 'render_cards', { markdown: '# a', outputDir: '/tmp/somewhere' });
     assert.equal(result.isError, true);
-    assert.match(textOf(result), /^invalid_request: outputDir is for local rendering only: .* Leave outputDir out, or unset CARDWRIGHT_URL/);
+    assert.equal(
+      textOf(result),
+      `invalid_request: outputDir is for local rendering only: the cards of this MCP server are rendered by the cardwright service at ${service.baseUrl}, which stores the images and answers with their URLs. Leave outputDir out, or unset CARDWRIGHT_URL to render and write files here.`,
+    );
   });
 
   it("lists the service's themes", async () => {

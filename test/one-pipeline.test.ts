@@ -14,11 +14,13 @@ import { normalizeRequest } from '../src/cards/index.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { singleCardMarkup } from '../src/cards/render/render-cards.js';
 import type { GenerateBodyInput } from '../src/cards/request/schema.js';
+import { runRender } from '../src/cli/render-command.js';
+import { failureReport } from '../src/cli/report.js';
 import { renderToolName } from '../src/mcp/tools.js';
 import { buildIfStale } from './helpers/build.js';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
-import { startService, temporaryDir, type RunningService } from './helpers/service.js';
+import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 /** A document not written for this test: the first part of an installed package's README, plus CJK. */
 function sampleDocument(): string {
@@ -95,6 +97,64 @@ describe('one card pipeline behind every front end', () => {
       });
     } finally {
       await client.close();
+    }
+  });
+
+  it('refuses each failing request of the API tests in the same words through the API, the CLI and the MCP server, local and remote', async () => {
+    // A request the CLI cannot express (null, a flag given as text) has no `cli` options.
+    const failing: Array<{ body: Record<string, unknown>; cli?: string[] }> = [
+      { body: { width: 5000 }, cli: ['--width', '5000'] },
+      { body: { height: 10 }, cli: ['--height', '10'] },
+      { body: { scale: 8 }, cli: ['--scale', '8'] },
+      { body: { width: '440px' }, cli: ['--width', '440px'] },
+      { body: { width: null } },
+      { body: { mdxMode: 'yes' } },
+      { body: { splitMode: 'pages' }, cli: ['--split', 'pages'] },
+      { body: { format: 'gif' }, cli: ['--format', 'gif'] },
+      { body: { theme: 'no-such-theme' }, cli: ['--theme', 'no-such-theme'] },
+      { body: { markdown: 'a'.repeat(100_001) }, cli: [] },
+      // Laid out, then refused as too tall for one WebP image: the core's content_too_large.
+      { body: { markdown: 'Line  \n'.repeat(260), format: 'webp', scale: 3 }, cli: ['--format', 'webp', '--scale', '3'] },
+    ];
+    const dir = temporaryDir();
+    const mcp = async (env: Record<string, string>) => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [cliBin, 'mcp'], env: { ...cleanEnv(), ...env }, stderr: 'pipe' });
+      const client = new Client({ name: 'cardwright-test', version: '1.0.0' });
+      await client.connect(transport);
+      return client;
+    };
+    buildIfStale();
+    const [local, remote] = await Promise.all([mcp({ CARDWRIGHT_OUTPUT_DIR: dir }), mcp({ CARDWRIGHT_URL: service.baseUrl, CARDWRIGHT_API_KEY: testApiKey })]);
+    const toolError = async (client: Client, body: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: renderToolName, arguments: { ...body, inline: 'none' } }, undefined, { timeout: 120_000 })) as CallToolResult;
+      assert.equal(result.isError, true, `the MCP server accepted ${JSON.stringify(body).slice(0, 80)}`);
+      return (result.content[0] as { text: string }).text;
+    };
+    // The CLI in this process: the command's own code and its own report of the failure.
+    const cliError = async (body: Record<string, unknown>, options: string[]) => {
+      const file = path.join(dir, 'doc.md');
+      fs.writeFileSync(file, typeof body.markdown === 'string' ? body.markdown : '# Hello, cardwright');
+      const failure = await runRender([file, '-o', path.join(dir, 'out'), ...options]).then(
+        () => assert.fail(`the CLI accepted ${options.join(' ')}`),
+        (error: unknown) => failureReport(error),
+      );
+      assert.equal(failure.exitCode, 2);
+      return failure.text.replace(/^cardwright: /, '').trimEnd();
+    };
+    try {
+      for (const { body, cli } of failing) {
+        const { status, json } = await service.generate(body);
+        const api = `${json.error}: ${json.message}`;
+        const name = JSON.stringify(body).slice(0, 80);
+        assert.equal(status, 400, `${name}: ${api}`);
+        assert.match(api, /^invalid_request: /);
+        assert.equal(await toolError(local, body), api, `${name}: the local MCP server`);
+        assert.equal(await toolError(remote, body), api, `${name}: the remote MCP server`);
+        if (cli) assert.equal(await cliError(body, cli), api, `${name}: the CLI`);
+      }
+    } finally {
+      await Promise.all([local.close(), remote.close()]);
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

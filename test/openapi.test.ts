@@ -13,8 +13,8 @@ import { startService, type RunningService } from './helpers/service.js';
 
 type Json = any;
 
-/** The non-null branch of a `value or null` field. */
-const valueBranch = (property: Json): Json => property.anyOf.find((branch: Json) => branch.type !== 'null');
+/** The non-null branch of a `value or null` field; a number field (no null) itself. */
+const valueBranch = (property: Json): Json => (property.anyOf ? property.anyOf.find((branch: Json) => branch.type !== 'null') : property);
 /** The values of an enumeration written as a union of one-value enums. */
 const enumValues = (branch: Json): unknown[] => branch.anyOf.flatMap((literal: Json) => literal.enum ?? [literal.const]);
 
@@ -195,7 +195,8 @@ describe('OpenAPI document', () => {
       {},
       { markdown: '# ok', width: 200, height: 200, scale: 1 },
       { markdown: '# wide', width: 2000, height: 200, scale: 1 },
-      { theme: null, themeMode: '', width: null, markdown: null, format: null },
+      { theme: null, themeMode: '', markdown: null, format: null },
+      { width: null },
       { markdown: '# extra', scale: 1, unknownField: [1, 2] },
       { markdown: '# webp', format: 'webp', scale: 1, mdxMode: false, overHiddenMode: true },
       { markdown: 'x'.repeat(100_000), overHiddenMode: true, scale: 1 },
@@ -204,7 +205,7 @@ describe('OpenAPI document', () => {
       { height: 4001 },
       { scale: 0.5 },
       { scale: 3.01 },
-      { width: '440' },
+      { width: '440px' },
       { mdxMode: 'true' },
       { overHiddenMode: 1 },
       { splitMode: 'pageSplit' },
@@ -266,14 +267,15 @@ function generatedBodies(count: number): Record<string, unknown>[] {
     markdown: { valid: ['# Generated', '中文 **粗体**', null, ''], invalid: [7, false, { text: 'x' }] },
     theme: { valid: ['plain-notes', 'apple-notes', null], invalid: [1, ['plain-notes']] },
     themeMode: { valid: [null, ''], invalid: [0, 'x'.repeat(65)] },
-    width: { valid: [100, 300.4, null], invalid: [99.9, 2000.5, '300', true] },
-    height: { valid: [200, 250, null], invalid: [0, 4000.01, '586'] },
+    // A number sent as text ("300") is read, with a warning, beyond what the document says.
+    width: { valid: [100, 300.4], invalid: [99.9, 2000.5, 'wide', true, null] },
+    height: { valid: [200, 250], invalid: [0, 4000.01, '586px', null] },
     splitMode: { valid: ['noSplit', null], invalid: ['split', 1] },
     mdxMode: { valid: [false, null], invalid: ['false', 0] },
     overHiddenMode: { valid: [true, false, null], invalid: ['yes', 1] },
     format: { valid: ['png', 'jpeg', 'webp', null], invalid: ['PNG', 'bmp'] },
-    scale: { valid: [1, 1.5, null], invalid: [0, 3.5, '2'] },
-    fontScale: { valid: [0.5, 1, 2.5, null], invalid: [0.4, 4.5, '2'] },
+    scale: { valid: [1, 1.5], invalid: [0, 3.5, 'x2', null] },
+    fontScale: { valid: [0.5, 1, 2.5], invalid: [0.4, 4.5, 'big', null] },
   };
   return Array.from({ length: count }, () => {
     const body: Record<string, unknown> = {};

@@ -4,7 +4,7 @@
 // benchmark. Nothing here knows about HTTP; failures are CardErrors (errors.ts).
 //
 //   const cards = createCards({ settings, log, storage });
-//   const request = checkRequest(body);             // or normalizeRequest() after a schema check
+//   const { request } = checkRequest(body);         // or normalizeRequest() after a schema check
 //   await cards.render(request, signal);            // images in memory
 //   await cards.generate(request, signal);          // images stored, with their URLs
 //   await cards.preview(request, signal);           // what the editor shows

@@ -40,8 +40,9 @@ export class LocalRenderer {
     // A plain timer (see deadlines.ts): AbortSignal.timeout can be lost to a garbage collection.
     const deadline = timeLimit(this.requestTimeoutMs, `the render did not finish within ${this.requestTimeoutMs} ms`);
     try {
-      const { images, warnings } = await this.cards.render(checkRequest(body), deadline.signal);
-      return { images, warnings };
+      const checked = checkRequest(body);
+      const { images, warnings } = await this.cards.render(checked.request, deadline.signal);
+      return { images, warnings: [...checked.warnings, ...warnings] };
     } finally {
       deadline.clear();
     }

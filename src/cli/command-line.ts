@@ -65,6 +65,16 @@ export function numberOption(name: string, raw: string | boolean | undefined): n
   return value;
 }
 
+/**
+ * A request field's number (--width, --height, --scale): the number when the text is one, else the
+ * text itself, which the request check refuses naming the field, as the API and the MCP server do.
+ */
+export function requestNumberOption(raw: string | boolean | undefined): number | string | undefined {
+  if (raw === undefined || typeof raw === 'boolean') return undefined;
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(value) ? value : raw;
+}
+
 export function stringOption(raw: string | boolean | undefined): string | undefined {
   return typeof raw === 'string' ? raw : undefined;
 }

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { loadCommandConfig } from '../config.js';
 import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
-import { numberOption, parseCommandLine, stringOption, UsageError } from './command-line.js';
+import { parseCommandLine, requestNumberOption, stringOption, UsageError } from './command-line.js';
 import { renderCommand } from './commands.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
 import { checkDirectory } from '../cards/storage/make-directory.js';
@@ -26,10 +26,10 @@ export async function runRender(args: string[]): Promise<void> {
     theme: stringOption(values.theme),
     themeMode: stringOption(values.mode),
     splitMode: stringOption(values.split),
-    width: numberOption('width', values.width),
-    height: numberOption('height', values.height),
+    width: requestNumberOption(values.width),
+    height: requestNumberOption(values.height),
     format: stringOption(values.format),
-    scale: numberOption('scale', values.scale),
+    scale: requestNumberOption(values.scale),
     // An option not given leaves the field to the document's front matter (docs/api.md#front-matter).
     mdxMode: values.mdx === true ? true : undefined,
     overHiddenMode: values['over-hidden'] === true ? true : undefined,

@@ -9,6 +9,7 @@ import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { requireApiKey } from './generate-route.js';
 import type { Metrics } from './metrics.js';
+import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -22,11 +23,13 @@ export interface CoverRouteDeps {
 export function registerCoverRoute(app: FastifyInstance, deps: CoverRouteDeps): void {
   app.post<{ Body: CoverBodyInput }>(
     '/api/generate/cover',
-    { onRequest: requireApiKey(deps.apiKeys), schema: { body: CoverBody } },
+    { onRequest: requireApiKey(deps.apiKeys), preValidation: readNumbersSentAsText(CoverBody), schema: { body: CoverBody } },
     async (request, reply) => {
       const coverRequest = normalizeCoverRequest(request.body);
       const signal = requestDeadline(reply, deps.requestTimeoutMs);
-      const { images, warnings } = await withRequestLog(request.log, () => deps.cards.cover(coverRequest, signal));
+      const covers = await withRequestLog(request.log, () => deps.cards.cover(coverRequest, signal));
+      const { images } = covers;
+      const warnings = [...bodyWarnings(request), ...covers.warnings];
       deps.metrics?.stored(images);
       sendWarningsHeader(reply, warnings);
       // The card answer's shape, without previewUrl: a cover is not a Markdown document the editor

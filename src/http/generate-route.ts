@@ -7,6 +7,7 @@ import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js
 import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { httpFailures } from './http-errors.js';
+import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
@@ -40,13 +41,15 @@ export function requireApiKey(apiKeys: ApiKeyStore) {
 export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteDeps): void {
   app.post<{ Body: GenerateBodyInput | undefined }>(
     '/api/generate',
-    { onRequest: requireApiKey(deps.apiKeys), schema: { body: GenerateBody } },
+    { onRequest: requireApiKey(deps.apiKeys), preValidation: readNumbersSentAsText(GenerateBody), schema: { body: GenerateBody } },
     async (request, reply) => {
       const cardRequest = normalizeRequest(request.body ?? {});
       const signal = requestDeadline(reply, deps.requestTimeoutMs);
       // Cache entries are the caller's own: one tenant never learns what another rendered.
       const cacheScope = deps.cacheEnabled ? String(request.headers['x-api-key']) : undefined;
-      const { images, fromCache, warnings, savedRequestId } = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
+      const generated = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
+      const { images, fromCache, savedRequestId } = generated;
+      const warnings = [...bodyWarnings(request), ...generated.warnings];
       if (!fromCache) deps.metrics?.stored(images);
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
       sendWarningsHeader(reply, warnings);

@@ -4,21 +4,19 @@
 //
 // The core throws CardError (src/cards/errors.ts) without any status; this file is the one place
 // where a domain error becomes an HTTP answer.
-import type { CardError, CardErrorKind } from '../cards/errors.js';
+import { deadlineMessage, errorLabelOf, type CardError, type CardErrorLabel } from '../cards/errors.js';
 
+/** The core's labels (cards/errors.ts, shared with the CLI and the MCP server) and the HTTP layer's own. */
 export type ErrorLabel =
-  | 'invalid_request'
+  | CardErrorLabel
   | 'unauthorized'
   | 'not_found'
+  | 'timeout'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'request_timeout'
   | 'headers_too_large'
   | 'rate_limited'
-  | 'overloaded'
-  | 'timeout'
-  | 'storage_failed'
-  | 'render_failed'
   | 'internal_error';
 
 export const statusOfLabel: Record<ErrorLabel, number> = {
@@ -35,14 +33,6 @@ export const statusOfLabel: Record<ErrorLabel, number> = {
   storage_failed: 502,
   render_failed: 500,
   internal_error: 500,
-};
-
-const labelOfKind: Record<CardErrorKind, ErrorLabel> = {
-  invalid_request: 'invalid_request',
-  content_too_large: 'invalid_request',
-  busy: 'overloaded',
-  render_failed: 'render_failed',
-  storage_failed: 'storage_failed',
 };
 
 /** A failure of the HTTP layer itself (a key, a rate limit, a body), or a mapped domain error. */
@@ -89,7 +79,7 @@ export const httpFailures = {
       `This address already has ${max} connections open, the most one address may hold (MAX_CONNECTIONS_PER_ADDRESS); reuse or close some.`,
       { retryAfter: 1 },
     ),
-  deadline: () => new HttpError('timeout', 'The request did not finish within its deadline and was cancelled.'),
+  deadline: () => new HttpError('timeout', deadlineMessage),
   internal: () => new HttpError('internal_error', 'Something went wrong on our side; the details are in the server log.'),
 };
 
@@ -98,5 +88,5 @@ export const errorBody = (error: HttpError, requestId: string) => ({ success: fa
 
 /** The HTTP answer for a domain error. */
 export function httpErrorOf(error: CardError): HttpError {
-  return new HttpError(labelOfKind[error.kind], error.message, { retryAfter: error.retryAfterSeconds, cause: error });
+  return new HttpError(errorLabelOf(error), error.message, { retryAfter: error.retryAfterSeconds, cause: error });
 }

@@ -111,7 +111,8 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           ...schema,
           operationId: 'generateCards',
           summary: 'Render Markdown to card images',
-          description: 'Every field is optional; `null` or `""` means the default and unknown fields are ignored. Types are not coerced: `"440"` is not a width.',
+          description:
+            'Every field is optional; `null` or `""` for a text or switch field means the default and unknown fields are ignored. A number field also takes a numeric string (`"440"`), read as the number with a `warnings` entry naming the field; `null` or any other string for a number is a 400.',
           tags: ['cards'],
           security: [{ apiKey: [] }],
           body: generateBodyDocument(schema?.body as GenerateBodySchema, settings.themes),

@@ -9,6 +9,7 @@ import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js
 import { clientKey } from './client-key.js';
 import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
 import type { SharedRedis } from '../shared-state/redis.js';
+import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
 
@@ -22,19 +23,20 @@ export interface PreviewRouteDeps {
 
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
   const budget = new PreviewBudget(deps.previewBudget, deps.redis);
-  app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { schema: { body: GenerateBody } }, async (request, reply) => {
+  app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { preValidation: readNumbersSentAsText(GenerateBody), schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
     // The client's bucket key (an IPv4 address, or an IPv6 /64) is formed before Redis sees it.
     const bill = new PreviewBill(budget, clientKey(request.ip));
     await bill.charge(previewCost(cardRequest));
-    const preview = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
+    const drawn = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
       image: () => bill.charge(imageCost),
       pageLayout: () => bill.charge(pageLayoutCost),
       cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
     });
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
+    const preview = { ...drawn, warnings: [...bodyWarnings(request), ...drawn.warnings] };
     sendWarningsHeader(reply, preview.warnings);
     return preview;
   });

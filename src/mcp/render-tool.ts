@@ -17,7 +17,7 @@ export async function renderCards(backend: CardBackend, args: Record<string, unk
     if (given.length > 0) {
       throw new ToolError(
         'invalid_request',
-        `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} for local rendering only: this MCP server renders with ${backend.description}, which stores the images and answers with their URLs. Leave ${given.join(' and ')} out, or unset CARDWRIGHT_URL to render and write files here.`,
+        `${given.join(' and ')} ${given.length === 1 ? 'is' : 'are'} for local rendering only: the cards of this MCP server are ${backend.description}, which stores the images and answers with their URLs. Leave ${given.join(' and ')} out, or unset CARDWRIGHT_URL to render and write files here.`,
       );
     }
   }

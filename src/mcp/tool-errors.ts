@@ -1,6 +1,6 @@
 // The one place where a failure becomes what the MCP client sees: a tool error whose text is
-// "<label>: <message>", with the core's error kinds as labels (the API's labels in remote mode).
-import { CardError } from '../cards/errors.js';
+// "<label>: <message>", with the API's labels and messages, rendering here or remotely.
+import { CardError, deadlineMessage, errorLabelOf, isDeadlineError } from '../cards/errors.js';
 
 /** A failure reported to the MCP client as a tool error: "<label>: <message>", as the API says it. */
 export class ToolError extends Error {
@@ -12,7 +12,8 @@ export class ToolError extends Error {
 
 /** The text of the tool error for any failure; unknown failures keep their own message. */
 export function toolErrorText(error: unknown): string {
-  if (error instanceof CardError) return `${error.kind}: ${error.message}`;
+  if (error instanceof CardError) return `${errorLabelOf(error)}: ${error.message}`;
   if (error instanceof ToolError) return error.message;
+  if (isDeadlineError(error)) return `timeout: ${deadlineMessage}`;
   return `render_failed: ${error instanceof Error ? error.message : String(error)}`;
 }

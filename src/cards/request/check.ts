@@ -3,6 +3,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { invalidRequest } from '../errors.js';
 import { normalizeRequest } from './normalize.js';
+import { readNumericStrings } from './numeric-strings.js';
 import { GenerateBody, type CardRequest, type GenerateBodyInput } from './schema.js';
 import { requestValidationOptions } from './validation-options.js';
 import { validationMessage } from './validation-message.js';
@@ -12,9 +13,13 @@ import { validationMessage } from './validation-message.js';
 let compiled: ValidateFunction<GenerateBodyInput> | undefined;
 const validator = () => (compiled ??= new Ajv(requestValidationOptions).compile<GenerateBodyInput>(GenerateBody));
 
-/** The normalized request, or an invalid_request CardError saying what is wrong. */
-export function checkRequest(body: unknown): CardRequest {
+/**
+ * The normalized request and what was read differently from how it was sent (a number sent as
+ * text), or an invalid_request CardError saying what is wrong.
+ */
+export function checkRequest(given: unknown): { request: CardRequest; warnings: string[] } {
+  const { body, warnings } = readNumericStrings(given, GenerateBody);
   const validateBody = validator();
   if (!validateBody(body)) throw invalidRequest(validationMessage(validateBody.errors ?? [], body, GenerateBody));
-  return normalizeRequest(body);
+  return { request: normalizeRequest(body), warnings };
 }

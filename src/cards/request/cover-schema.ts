@@ -20,7 +20,7 @@ export const CoverBody = Type.Object(
     text: Type.String({
       minLength: 1,
       maxLength: coverLimits.textMaxLength,
-      description: `the title, 1–${coverLimits.textMaxLength} characters; a line break (\\n) starts a subtitle line`,
+      description: `the title, 1–${coverLimits.textMaxLength} characters; a line break (\\n, or a backslash and n) starts a subtitle line`,
     }),
     keywords: Type.Optional(
       orNull(
@@ -36,13 +36,11 @@ export const CoverBody = Type.Object(
       ),
     ),
     count: Type.Optional(
-      orNull(
-        Type.Integer({
-          minimum: coverLimits.count.min,
-          maximum: coverLimits.count.max,
-          description: `how many cover designs, ${coverLimits.count.min}–${coverLimits.count.max}; each has a different layout`,
-        }),
-      ),
+      Type.Integer({
+        minimum: coverLimits.count.min,
+        maximum: coverLimits.count.max,
+        description: `how many cover designs, ${coverLimits.count.min}–${coverLimits.count.max}; each has a different layout`,
+      }),
     ),
     theme,
     themeMode,

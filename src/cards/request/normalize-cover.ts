@@ -19,7 +19,8 @@ export function normalizeCoverRequest(body: CoverBodyInput): CoverRequest {
   });
   const given = typeof body.keywords === 'string' ? body.keywords.split(keywordSeparators) : (body.keywords ?? []);
   const keywords = [...new Set(given.map((keyword) => keyword.trim()).filter((keyword) => keyword !== ''))].slice(0, coverLimits.keywordsMax);
-  const text = body.text.trim();
+  // Some MD2Card clients escape the line break twice and send a backslash and an n: the break they mean.
+  const text = body.text.replace(/\\n/g, '\n').trim();
   if (text === '') throw invalidRequest('text is not accepted: got only white space; accepted: the cover title, at least one visible character.');
   return {
     text,

@@ -1,7 +1,10 @@
 // A card request, as a JSON Schema: the body of POST /api/generate and the arguments of the CLI
 // and the MCP tool (docs/api.md#request-fields). The same schema validates requests and documents
 // the API, so the two can never disagree. `null` (and "" for strings) means "use the default" for
-// every field, as clients of the reference service send it.
+// the text and switch fields, as clients of the reference service send it. A number field has no
+// `null`: MCP Inspector sends it for a number it could not read ("abc"), and a default card drawn
+// in silence is worse than a 400 naming the field. A number sent as text ("600") is read by
+// numeric-strings.ts, with a warning.
 //
 // Adding a field: declare it here with its bound and description, give it a default in
 // `requestDefaults` (or leave it out of there when "absent" is meaningful), and read it in the one
@@ -43,26 +46,24 @@ export const GenerateBody = Type.Object(
     theme: Type.Optional(orNull(Type.String({ maxLength: 64, description: 'a theme ID, alias or custom theme class name' }))),
     themeMode: Type.Optional(orNull(Type.String({ maxLength: 64, description: "a mode of the chosen theme; any other value is drawn in the theme's default mode, with a warning" }))),
     width: Type.Optional(
-      orNull(Type.Number({ minimum: limits.width.min, maximum: limits.width.max, description: `card width in CSS px, ${limits.width.min}–${limits.width.max}` })),
+      Type.Number({ minimum: limits.width.min, maximum: limits.width.max, description: `card width in CSS px, ${limits.width.min}–${limits.width.max}` }),
     ),
     height: Type.Optional(
-      orNull(Type.Number({ minimum: limits.height.min, maximum: limits.height.max, description: `card height in CSS px, ${limits.height.min}–${limits.height.max}` })),
+      Type.Number({ minimum: limits.height.min, maximum: limits.height.max, description: `card height in CSS px, ${limits.height.min}–${limits.height.max}` }),
     ),
     splitMode: Type.Optional(orNull(oneOfOrBlank(splitModes))),
     mdxMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
     overHiddenMode: Type.Optional(orNull(Type.Boolean({ description: 'true or false' }))),
     format: Type.Optional(orNull(oneOfOrBlank(formats))),
     scale: Type.Optional(
-      orNull(Type.Number({ minimum: limits.scale.min, maximum: limits.scale.max, description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max}` })),
+      Type.Number({ minimum: limits.scale.min, maximum: limits.scale.max, description: `device pixels per CSS px, ${limits.scale.min}–${limits.scale.max}` }),
     ),
     fontScale: Type.Optional(
-      orNull(
-        Type.Number({
-          minimum: limits.fontScale.min,
-          maximum: limits.fontScale.max,
-          description: `factor on the theme's type and spacing, ${limits.fontScale.min}–${limits.fontScale.max}`,
-        }),
-      ),
+      Type.Number({
+        minimum: limits.fontScale.min,
+        maximum: limits.fontScale.max,
+        description: `factor on the theme's type and spacing, ${limits.fontScale.min}–${limits.fontScale.max}`,
+      }),
     ),
     weChatMode: Type.Optional(
       orNull(Type.Boolean({ description: `true or false; true makes one image for a WeChat article: ${limits.weChatWidth} px wide unless width is given, as tall as the content, without the card's frame` })),
