@@ -7,7 +7,8 @@ import { CoverBody, type CoverBodyInput } from '../cards/request/cover-schema.js
 import { normalizeCoverRequest } from '../cards/request/normalize-cover.js';
 import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
-import { requireApiKey } from './generate-route.js';
+import type { KeyUsage } from '../shared-state/key-usage.js';
+import { countCards, requireApiKey } from './generate-route.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
@@ -16,6 +17,8 @@ export interface CoverRouteDeps {
   cards: Cards;
   apiKeys: ApiKeyStore;
   requestTimeoutMs: number;
+  /** Counts each key's cards, for GET /api/user/info. */
+  usage: KeyUsage;
   metrics?: Metrics;
 }
 
@@ -28,6 +31,7 @@ export function registerCoverRoute(app: FastifyInstance, deps: CoverRouteDeps): 
       const signal = requestDeadline(reply, deps.requestTimeoutMs);
       const { images, warnings } = await withRequestLog(request.log, () => deps.cards.cover(coverRequest, signal));
       deps.metrics?.stored(images);
+      countCards(deps, request, images.length);
       sendWarningsHeader(reply, warnings);
       // The card answer's shape, without previewUrl: a cover is not a Markdown document the editor
       // can open (MD2Card's cover answer has none either).
