@@ -1,5 +1,6 @@
 // Runs the installed `cardwright` command as a user would: the package's bin file with node, after
-// building dist/ the way `npm install` does, with stdin, a working folder and environment of its own.
+// building dist/ when it is older than its sources, with stdin, a working folder and environment
+// of its own.
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../../src/paths.js';
@@ -8,10 +9,14 @@ export const cliBin = path.join(projectRoot, 'bin', 'cardwright.js');
 
 let built = false;
 
-/** Compiles src/ into dist/ once per test process, so the bin runs the code under test. */
+/**
+ * Compiles src/ into dist/ once per test process when a source is newer than the last build (as
+ * `npm start` does, scripts/build-if-stale.mjs), so the bin runs the code under test without
+ * paying for the compiler in every test file.
+ */
 export function buildCli(): void {
   if (built) return;
-  execFileSync('npm', ['run', '--silent', 'build'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [path.join(projectRoot, 'scripts', 'build-if-stale.mjs')], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   built = true;
 }
 
