@@ -189,7 +189,7 @@ describe('POST /api/generate', () => {
     before(() => {
       // The files the examples read, as a reader would have them: notes long enough to split.
       folder = temporaryDir('cardwright-examples-');
-      fs.writeFileSync(path.join(folder, 'notes.md'), longDocument);
+      fs.writeFileSync(path.join(folder, 'notes.md'), longDocument.split('\n\n').slice(0, 16).join('\n\n'));
     });
     after(() => fs.rmSync(folder, { recursive: true, force: true }));
 
