@@ -3,7 +3,7 @@
 #
 # Build stage: install every dependency (the compiler included), compile to dist/, then drop the
 # development dependencies so the runtime stage copies only what the service needs.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: "prepare" (the build) needs the sources, which come next.
@@ -17,7 +17,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # Runtime stage: Debian slim, the headless Chromium that ships inside the @sparticuz/chromium
 # package (unpacked into /tmp on first start; it needs only libnss3 from Debian), run as the
 # image's unprivileged "node" user.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends libnss3 ca-certificates \
   && rm -rf /var/lib/apt/lists/*

@@ -21,8 +21,8 @@ const rateLimit = 30;
 const previewBurst = 12;
 /** One key per scenario, so each stays under the shared rate limit except the one that tests it. */
 const keys = Object.fromEntries(
-  ['roundRobin', 'cache', 'rateLimit', 'revoked', 'redisOutage', 'killed', 'drained'].map((name) => [name, `cluster-${name}-key-0123456789abcdef`]),
-) as Record<'roundRobin' | 'cache' | 'rateLimit' | 'revoked' | 'redisOutage' | 'killed' | 'drained', string>;
+  ['roundRobin', 'cache', 'usage', 'rateLimit', 'revoked', 'redisOutage', 'killed', 'drained'].map((name) => [name, `cluster-${name}-key-0123456789abcdef`]),
+) as Record<'roundRobin' | 'cache' | 'usage' | 'rateLimit' | 'revoked' | 'redisOutage' | 'killed' | 'drained', string>;
 
 interface Answer {
   status: number;
@@ -160,6 +160,16 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
     assert.equal(third.cache, 'miss', 'replica c renders again: the shared entry named a deleted image');
     assert.notEqual(third.body.images[0].url, first.body.images[0].url);
     await assertImagesWhole([third]);
+  });
+
+  it("counts a key's cards in total for GET /api/user/info, whichever replica made them", async () => {
+    const [a, b, c] = replicas as [Replica, Replica, Replica];
+    assert.equal((await generate(a.baseUrl, keys.usage, '# Counted on a')).status, 200);
+    assert.equal((await generate(b.baseUrl, keys.usage, '# Counted on b')).status, 200);
+    for (const replica of [a, c]) {
+      const info = await (await fetch(`${replica.baseUrl}/api/user/info`, { headers: { 'x-api-key': keys.usage } })).json();
+      assert.deepEqual(info, { success: true, data: { used: 2, balance: null, unlimited: true } }, `replica ${replica.name}`);
+    }
   });
 
   it('holds the rate limit in total, whichever replica counts a request', async () => {

@@ -51,10 +51,18 @@ describe('Dockerfile', () => {
   it('builds in one stage and runs from a Debian slim image in another, as a user that is not root', () => {
     const stages = instructions.filter((line) => line.startsWith('FROM '));
     assert.ok(stages.length >= 2, 'multi-stage');
-    assert.match(runtime[0]!, /^FROM node:20-\w+-slim$/);
+    assert.match(runtime[0]!, /^FROM node:24-\w+-slim$/);
     const user = runtime.filter((line) => line.startsWith('USER ')).at(-1);
     assert.ok(user && !/^USER (root|0)\b/.test(user), `runs as ${user}`);
     assert.ok(runtime.some((line) => line.includes('--from=build') && line.includes('dist')));
+  });
+
+  it('builds and runs on Node 24, the active LTS release, which package.json\'s engines accepts', () => {
+    const images = instructions.filter((line) => line.startsWith('FROM ')).map((line) => line.split(/\s+/)[1]!);
+    for (const image of images) assert.match(image, /^node:24-bookworm-slim$/, 'every stage');
+    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+    const majors = engines.split('||').map((range) => /^\^(\d+)\./.exec(range.trim())?.[1]);
+    assert.ok(majors.includes('24'), `engines.node (${engines}) admits Node 24`);
   });
 
   it('runs node dist/server.js, probes /health and exposes the port the service listens on', () => {

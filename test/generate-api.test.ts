@@ -1,10 +1,13 @@
 // POST /api/generate end to end: real HTTP, real Chromium, real files on disk.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng, isWebp } from './helpers/images.js';
-import { startService, type RunningService } from './helpers/service.js';
+import { runShellExample, shellExamplesCallingService } from './helpers/shell-examples.js';
+import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 const longDocument = Array.from({ length: 40 }, (_, i) => `## Section ${i + 1}\n\nA paragraph of text that fills the card, 第${i + 1}段中文内容。`).join('\n\n');
 
@@ -200,6 +203,32 @@ describe('POST /api/generate', () => {
       assert.equal(response.status, 404, `${attempt}: ${text}`);
       assert.equal(JSON.parse(text).error, 'not_found', `${attempt}: ${text}`);
       assert.match(JSON.parse(text).message, /^Nothing is at GET \//);
+    }
+  });
+
+  describe('the shell examples of the README and docs/, run as written', () => {
+    const examples = shellExamplesCallingService();
+    let folder: string;
+    before(() => {
+      // The files the examples read, as a reader would have them: notes long enough to split.
+      folder = temporaryDir('cardwright-examples-');
+      fs.writeFileSync(path.join(folder, 'notes.md'), longDocument.split('\n\n').slice(0, 16).join('\n\n'));
+    });
+    after(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+    it('finds the curl examples', () => {
+      assert.ok(examples.length >= 4, examples.map((example) => example.where).join(', '));
+    });
+
+    for (const example of examples) {
+      it(`${example.where} succeeds`, async () => {
+        const result = await runShellExample(example.script, { baseUrl: service.baseUrl, apiKey: testApiKey, cwd: folder });
+        const report = `${example.where}\n${example.script}\nexit ${result.code}\n${result.stdout}\n${result.stderr}`;
+        assert.equal(result.code, 0, report);
+        assert.ok(result.statuses.length > 0, report);
+        for (const status of result.statuses) assert.ok(status >= 200 && status < 300, report);
+        assert.match(result.stdout, /"success":true/, report);
+      });
     }
   });
 });

@@ -54,6 +54,7 @@ export const unitFiles = [
   'test/front-matter-fuzz.test.ts',
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',
+  'test/numeric-strings.test.ts',
   'test/page-pool.test.ts',
   'test/preview-budget.test.ts',
   'test/render-limits.test.ts',

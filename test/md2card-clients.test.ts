@@ -182,6 +182,24 @@ describe('MD2Card clients, pointed at cardwright', () => {
     assert.deepEqual([answer.images![0]!.width, answer.images![0]!.height, answer.cost], [1200, 1600, 1]);
   });
 
+  it("answers the credit check of MD2Card skills' scripts (GET /api/user/info) with the key's cards made and no limit", async () => {
+    // curl -s https://md2card.cn/api/user/info -H "x-api-key: $MD2CARD_API_KEY" → {"success": true, "data": {"balance", "used"}}
+    const info = async (key = testApiKey) => {
+      const response = await fetch(`${service.baseUrl}/api/user/info`, { headers: { 'x-api-key': key } });
+      return { status: response.status, body: (await response.json()) as { success: boolean; error?: string; data: { used: number; balance: null; unlimited: boolean } } };
+    };
+    const earlier = await info();
+    assert.equal(earlier.status, 200, JSON.stringify(earlier.body));
+    assert.equal(earlier.body.success, true);
+    assert.deepEqual([earlier.body.data.balance, earlier.body.data.unlimited], [null, true]);
+    const { answer } = await post('/api/generate', { markdown: '# one\n\n---\n\n# two', splitMode: 'hrSplit', width: 200, height: 200, scale: 1 });
+    assert.equal(answer.cost, 2);
+    const later = await info();
+    assert.equal(later.body.data.used, earlier.body.data.used + 2, 'the answer\'s cost is added to the key\'s count');
+    const wrongKey = await info('sk-not-a-key-of-this-service');
+    assert.deepEqual([wrongKey.status, wrongKey.body.success, wrongKey.body.error], [401, false, 'unauthorized']);
+  });
+
   it('tells every client of a failure the way MD2Card does: success false, error and message', async () => {
     const wrongKey = await post('/api/generate', { markdown: '# x' }, 'sk-not-a-key-of-this-service');
     assert.equal(wrongKey.status, 401);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { projectRoot } from '../src/paths.js';
-import { startService, type RunningService } from './helpers/service.js';
+import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
 type Json = any;
 
@@ -40,12 +40,45 @@ describe('OpenAPI document', () => {
       '/api/generate',
       '/api/generate/cover',
       '/api/preview',
+      '/api/requests/{id}',
       '/api/themes',
       '/api/themes/{theme}/thumbnail.webp',
+      '/api/user/info',
       '/health',
+      '/metrics',
       '/ready',
       '/screenshots/{fileName}',
     ]);
+  });
+
+  it("lists every route of Fastify's route table but the web page's files and the API reference itself", () => {
+    // The editor's page and files, and the documentation of the API: not operations a client calls.
+    const notApi = [/^\/$/, /^\/assets\//, /^\/vendor\//, /^\/preview\/frame$/, /^\/fonts\//, /^\/openapi\.json$/, /^\/docs(\/|$)/];
+    const served = routeTable(service.app.server.printRoutes())
+      .filter(({ method }) => method !== 'HEAD')
+      .filter(({ path }) => !notApi.some((pattern) => pattern.test(path)))
+      .map(({ method, path }) => `${method} ${path}`)
+      .sort();
+    // OpenAPI writes /a/:b as /a/{b}, and the stored images' wildcard as {fileName}.
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>)
+      .flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path.replace('{fileName}', '*').replace(/\{(\w+)\}/g, ':$1')}`))
+      .sort();
+    assert.deepEqual(served, documented);
+  });
+
+  it('types every binary answer as binary, so generated clients read a Blob, not a string', () => {
+    const binary: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [type, media] of Object.entries((operation.responses[200]?.content ?? {}) as Record<string, Json>)) {
+          if (type === 'application/json' || type.startsWith('text/')) continue;
+          assert.equal(media.schema.format, 'binary', `${method} ${path} ${type}`);
+          assert.equal(media.schema.contentMediaType, type, `${method} ${path} ${type}`);
+          binary.push(type);
+        }
+      }
+    }
+    assert.deepEqual([...new Set(binary)].sort(), ['application/pdf', 'image/jpeg', 'image/png', 'image/webp']);
   });
 
   it("passes Redocly's recommended rules, warning only where the README says why", async () => {
@@ -53,9 +86,10 @@ describe('OpenAPI document', () => {
     const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: `${service.baseUrl}/openapi.json`, config });
     const described = problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer}: ${problem.message}`);
     assert.deepEqual(problems.filter((problem) => problem.severity === 'error'), [], described.join('\n'));
-    // The probes answer 200 or 503 whatever is sent: there is no 4XX to document (README, "API reference").
+    // The probes and the metrics answer 200 (or 503) whatever is sent: there is no 4XX to document (README, "API reference").
     assert.deepEqual(described.sort(), [
       'warn operation-4xx-response #/paths/~1health/get/responses: Operation must have at least one `4XX` response.',
+      'warn operation-4xx-response #/paths/~1metrics/get/responses: Operation must have at least one `4XX` response.',
       'warn operation-4xx-response #/paths/~1ready/get/responses: Operation must have at least one `4XX` response.',
     ]);
     const readme = fs.readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
@@ -102,6 +136,11 @@ describe('OpenAPI document', () => {
     const image = await check('GET', '/screenshots/{fileName}', stored);
     await check('GET', '/screenshots/{fileName}', stored, { headers: { 'if-none-match': image.headers.get('etag')! } });
     await check('GET', '/screenshots/{fileName}', '/screenshots/1795315408146_missing.png');
+    await check('GET', '/api/requests/{id}', `/api/requests/${new URL(generated.previewUrl).searchParams.get('edit')}`);
+    await check('GET', '/api/requests/{id}', '/api/requests/1795315408146_000000000000000000000000');
+    await check('GET', '/metrics', '/metrics');
+    await check('GET', '/api/user/info', '/api/user/info', { headers: { 'x-api-key': testApiKey } });
+    await check('GET', '/api/user/info', '/api/user/info');
   });
 
   it('shows, for each label, a message the service builds the same way it answers', async () => {
@@ -251,6 +290,25 @@ describe('OpenAPI document', () => {
     assert.deepEqual(documentAsServedToThePage, doc);
   });
 });
+
+/**
+ * The routes of Fastify's printRoutes() tree: each line is a node, indented four characters a
+ * level, whose label continues its parent's path; a node that ends a route lists its methods.
+ */
+function routeTable(tree: string): Array<{ method: string; path: string }> {
+  const routes: Array<{ method: string; path: string }> = [];
+  const prefixes: string[] = [];
+  for (const line of tree.split('\n')) {
+    const node = /^([\s│]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u.exec(line);
+    if (!node) continue;
+    const depth = node[1]!.length / 4;
+    prefixes.length = depth;
+    const path = (prefixes[depth - 1] ?? '') + node[2]!;
+    prefixes[depth] = path;
+    for (const method of node[3]?.split(', ') ?? []) routes.push({ method, path });
+  }
+  return routes;
+}
 
 /**
  * Request bodies drawn from a fixed seed: each field absent, valid or invalid at random, with

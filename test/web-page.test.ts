@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, type WatchedPage } from './helpers/browser.js';
 import { decodePng, download, isPng } from './helpers/images.js';
@@ -320,6 +321,40 @@ describe('web page', () => {
       await page.reload();
       assert.equal(await page.locator('#api-key').inputValue(), testApiKey);
       assert.ok(requests.every((url) => url.startsWith(`${service.baseUrl}/`) || url.startsWith('data:')));
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('downloads each image, the ZIP and the PDF when the page is opened at another host name than PUBLIC_BASE_URL', async () => {
+    // The images' URLs say http://127.0.0.1:<port> (PUBLIC_BASE_URL); the page is at http://localhost:<port>.
+    const pageOrigin = service.baseUrl.replace('127.0.0.1', 'localhost');
+    const { page, problems, close } = await openPage(browser, `${pageOrigin}/`);
+    try {
+      await page.fill('#markdown', '# One\n\ntext\n\n---\n\n# Two\n\ntext');
+      await page.check('input[name="splitMode"][value="hrSplit"]');
+      await page.fill('#api-key', testApiKey);
+      await page.click('#generate');
+      await page.waitForFunction(() => document.querySelectorAll('#results .result').length === 2);
+      const links = await page.locator('#results a[download]').evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
+      assert.ok(links.every((link) => link.startsWith(`${service.baseUrl}/screenshots/`)), `the images are at the other origin: ${links.join(', ')}`);
+
+      const [single] = await Promise.all([page.waitForEvent('download'), page.locator('#results a[download]').first().click()]);
+      assert.equal(single.suggestedFilename(), links[0]!.split('/').pop());
+      assert.ok(isPng(fs.readFileSync((await single.path())!)));
+      assert.equal(page.url(), `${pageOrigin}/`, 'the page stays where it is');
+
+      const [zip] = await Promise.all([page.waitForEvent('download'), page.click('#download-zip')]);
+      assert.equal(zip.suggestedFilename(), 'cards.zip');
+      const files = unzipSync(new Uint8Array(fs.readFileSync((await zip.path())!)));
+      assert.deepEqual(Object.keys(files).sort(), ['card-01.png', 'card-02.png']);
+      for (const bytes of Object.values(files)) assert.ok(isPng(Buffer.from(bytes)));
+
+      const [pdf] = await Promise.all([page.waitForEvent('download'), page.click('#download-pdf')]);
+      assert.equal(pdf.suggestedFilename(), 'cards.pdf');
+      assert.equal(fs.readFileSync((await pdf.path())!).subarray(0, 5).toString('latin1'), '%PDF-');
+      assert.equal(await page.locator('#download-status').innerText(), '');
       assert.deepEqual(problems, []);
     } finally {
       await close();

@@ -474,6 +474,31 @@ function save(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * A stored image, read by this page. It may live at another origin than the page (an S3 bucket, or
+ * the service under its PUBLIC_BASE_URL while the page was opened at another host name), which the
+ * service's /screenshots/ and a bucket's CORS rules allow.
+ */
+async function storedFile(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+  return response.blob();
+}
+
+/**
+ * One image saved under its own name. Browsers ignore a link's `download` attribute for another
+ * origin and navigate to the image instead, so the file is read here and saved from this page.
+ */
+async function downloadImage(event, url, name) {
+  event.preventDefault();
+  $('download-status').textContent = '';
+  try {
+    save(await storedFile(url), name);
+  } catch (error) {
+    $('download-status').textContent = t('The images could not be downloaded: {message}', { message: error.message });
+  }
+}
+
 /** Every image of the last result in one ZIP, packed in this browser (fflate, stored: images are compressed already). */
 async function downloadZip() {
   if (!lastResult) return;
@@ -483,10 +508,8 @@ async function downloadZip() {
     const { zipSync } = await import('/vendor/fflate.js');
     const files = {};
     await Promise.all(images.map(async (image, index) => {
-      const response = await fetch(image.url);
-      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
       const extension = image.fileName.split('.').pop();
-      files[`card-${String(index + 1).padStart(2, '0')}.${extension}`] = [new Uint8Array(await response.arrayBuffer()), { level: 0 }];
+      files[`card-${String(index + 1).padStart(2, '0')}.${extension}`] = [new Uint8Array(await (await storedFile(image.url)).arrayBuffer()), { level: 0 }];
     }));
     save(new Blob([zipSync(files)], { type: 'application/zip' }), 'cards.zip');
     $('download-status').textContent = '';
@@ -503,9 +526,7 @@ async function downloadPdf() {
     const answer = await callGenerate(ui.apiKey.value.trim(), { ...lastResult.body, format: 'pdf' });
     if (!answer.ok) throw new Error(serviceSays(answer.error.message));
     const [pdf] = answer.json.images;
-    const response = await fetch(pdf.url);
-    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
-    save(await response.blob(), 'cards.pdf');
+    save(await storedFile(pdf.url), 'cards.pdf');
     $('download-status').textContent = '';
   } catch (error) {
     $('download-status').textContent = t('The images could not be downloaded: {message}', { message: error.message });
@@ -522,7 +543,7 @@ function resultItem(image, index, total) {
         : h('img', { src: image.url, alt: t('Card {index} of {total}', { index: index + 1, total }), width: String(image.width), height: String(image.height), loading: 'lazy' })),
     h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.bytes))),
     h('span', { class: 'result-actions' },
-      h('a', { href: image.url, download: name }, t('Download')),
+      h('a', { href: image.url, download: name, onclick: (event) => downloadImage(event, image.url, name) }, t('Download')),
       h('a', { href: image.url, target: '_blank', rel: 'noopener' }, t('Open'))));
 }
 

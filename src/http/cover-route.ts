@@ -7,7 +7,8 @@ import { CoverBody, type CoverBodyInput } from '../cards/request/cover-schema.js
 import { normalizeCoverRequest } from '../cards/request/normalize-cover.js';
 import { withRequestLog } from '../cards/request-log.js';
 import type { ApiKeyStore } from './api-keys.js';
-import { requireApiKey } from './generate-route.js';
+import type { KeyUsage } from '../shared-state/key-usage.js';
+import { countCards, requireApiKey } from './generate-route.js';
 import type { Metrics } from './metrics.js';
 import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import { requestDeadline } from './request-deadline.js';
@@ -17,6 +18,8 @@ export interface CoverRouteDeps {
   cards: Cards;
   apiKeys: ApiKeyStore;
   requestTimeoutMs: number;
+  /** Counts each key's cards, for GET /api/user/info. */
+  usage: KeyUsage;
   metrics?: Metrics;
 }
 
@@ -31,6 +34,7 @@ export function registerCoverRoute(app: FastifyInstance, deps: CoverRouteDeps): 
       const { images } = covers;
       const warnings = [...bodyWarnings(request), ...covers.warnings];
       deps.metrics?.stored(images);
+      countCards(deps, request, images.length);
       sendWarningsHeader(reply, warnings);
       // The card answer's shape, without previewUrl: a cover is not a Markdown document the editor
       // can open (MD2Card's cover answer has none either).

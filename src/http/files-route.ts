@@ -3,8 +3,9 @@
 // any path that would leave the storage directory, but it follows symbolic links: a link placed
 // under screenshots/ would serve whatever it points at. The service never writes links there, so
 // a path through one is answered 404. The directory itself may be a link (a mounted volume): it is
-// resolved once, at start-up. The route is declared here (GET; Fastify adds HEAD) rather than by
-// the plugin, so the OpenAPI document lists it as one operation.
+// resolved once, at start-up. Any origin may read the images (CORS), as they are public. The
+// route is declared here (GET; Fastify adds HEAD) rather than by the plugin, so the OpenAPI
+// document lists it as one operation.
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fs from 'node:fs/promises';
@@ -49,6 +50,9 @@ export async function registerLocalFilesRoute(app: FastifyInstance, storageRoot:
       setHeaders(reply) {
         reply.header('Cache-Control', 'public, max-age=31536000, immutable');
         reply.header('X-Content-Type-Options', 'nosniff');
+        // The images are public; any page may read them, as the web page does for its ZIP, PDF and
+        // per-image downloads when it was opened at another host name than PUBLIC_BASE_URL's.
+        reply.header('Access-Control-Allow-Origin', '*');
       },
     });
     // Stored names are one plain file name (`<ms>_<hex>.<ext>`, `<id>.json`): anything else (a

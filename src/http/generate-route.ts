@@ -5,6 +5,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withRequestLog } from '../cards/request-log.js';
+import type { KeyUsage } from '../shared-state/key-usage.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { httpFailures } from './http-errors.js';
 import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
@@ -22,6 +23,8 @@ export interface GenerateRouteDeps {
   cacheEnabled: boolean;
   /** This service's own address: previewUrl opens its editor page. */
   publicBaseUrl: string;
+  /** Counts each key's cards, for GET /api/user/info. */
+  usage: KeyUsage;
   metrics?: Metrics;
 }
 
@@ -38,6 +41,12 @@ export function requireApiKey(apiKeys: ApiKeyStore) {
   };
 }
 
+/** Adds an answer's `cost` (its cards) to the count of the key that asked, as MD2Card counts credits used. */
+export function countCards(deps: { apiKeys: ApiKeyStore; usage: KeyUsage }, request: FastifyRequest, cards: number): void {
+  const keyId = deps.apiKeys.idOf(String(request.headers['x-api-key']));
+  if (keyId) deps.usage.add(keyId, cards);
+}
+
 export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteDeps): void {
   app.post<{ Body: GenerateBodyInput | undefined }>(
     '/api/generate',
@@ -51,6 +60,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       const { images, fromCache, savedRequestId } = generated;
       const warnings = [...bodyWarnings(request), ...generated.warnings];
       if (!fromCache) deps.metrics?.stored(images);
+      countCards(deps, request, images.length);
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
       sendWarningsHeader(reply, warnings);
       return generateAnswer(images, editorUrlOf(deps.publicBaseUrl, savedRequestId), warnings);

@@ -250,11 +250,44 @@ export const PreviewAnswer = Type.Object(
   { description: 'What the cards will look like; nothing is stored.' },
 );
 
-/** A binary answer of the given media type. */
-export const binaryAnswer = (mediaType: string, description: string) => ({
+/**
+ * A binary answer of the given media types. `format: binary` is what client generators
+ * (openapi-typescript, @hey-api/openapi-ts, OpenAPI Generator) read to type it as a Blob or a file
+ * rather than a string; `contentMediaType` is OpenAPI 3.1's own way of saying the same.
+ */
+export const binaryAnswer = (mediaTypes: string[], description: string) => ({
   description,
-  content: { [mediaType]: { schema: { type: 'string', contentMediaType: mediaType } } },
+  content: Object.fromEntries(mediaTypes.map((mediaType) => [mediaType, { schema: { type: 'string', format: 'binary', contentMediaType: mediaType } }])),
 });
+
+export const SavedRequestAnswer = Type.Object(
+  {
+    markdown: Type.String(),
+    theme: Type.String({ description: 'the theme ID the cards were drawn in' }),
+    themeMode: Type.Union([Type.String(), Type.Null()], { description: 'the mode they were drawn in' }),
+  },
+  {
+    additionalProperties: true,
+    description: "The generate request's fields, normalized (every default filled in), as the editor opens them.",
+  },
+);
+
+export const UserInfoAnswer = Type.Object(
+  {
+    success: Type.Literal(true),
+    data: Type.Object({
+      used: Type.Integer({ description: "cards this key has made: the sum of its answers' `cost` (shared by replicas with REDIS_URL, else since this replica started)" }),
+      balance: Type.Null({ description: 'MD2Card reports the credits left here; cardwright charges none' }),
+      unlimited: Type.Literal(true, { description: 'no credit limit: nothing is ever refused for credits (rate limits still apply)' }),
+    }),
+  },
+  { description: "The key's usage, in the shape of MD2Card's account endpoint.", examples: [{ success: true, data: { used: 12, balance: null, unlimited: true } }] },
+);
+
+export const MetricsAnswer = {
+  description: 'Every metric in the Prometheus text exposition format (docs/api.md#get-metrics).',
+  content: { 'text/plain': { schema: { type: 'string' } } },
+};
 
 /** 304: the client's copy (If-None-Match) is current. */
 export const notModified = { description: 'Not modified: the copy named by If-None-Match is current.', type: 'null' };

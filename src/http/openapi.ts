@@ -19,13 +19,17 @@ import {
   type ExampleSettings,
   GenerateAnswer,
   HealthAnswer,
+  MetricsAnswer,
   notModified,
   NotReadyAnswer,
   PreviewAnswer,
   ReadyAnswer,
   requestExamples,
+  SavedRequestAnswer,
   ThemesAnswer,
+  UserInfoAnswer,
 } from './openapi-schemas.js';
+import { noSavedRequest } from './saved-request-route.js';
 
 const description = `Turns Markdown into styled card images, stores them and answers with their public URLs.
 
@@ -156,7 +160,7 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           params: { type: 'object', properties: { theme: { type: 'string', maxLength: 64, description: 'theme ID or alias' } }, required: ['theme'] },
           querystring: { type: 'object', properties: { mode: { type: 'string', maxLength: 64, description: "a mode of the theme (default: its first)" } } },
           response: {
-            200: binaryAnswer('image/webp', 'The thumbnail.'),
+            200: binaryAnswer(['image/webp'], 'The thumbnail.'),
             304: notModified,
             ...errorAnswers([unknownThemeFailure(settings.themes), ...limited, ...rendering]),
           },
@@ -214,14 +218,44 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           tags: ['files'],
           params: { type: 'object', properties: { fileName: { type: 'string', description: 'the part of `fileName` after screenshots/' } }, required: ['fileName'] },
           response: {
-            200: {
-              description: 'The image.',
-              content: Object.fromEntries(Object.values(contentTypeOf).map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
-            },
+            200: binaryAnswer(Object.values(contentTypeOf), 'The image (or the PDF). Any origin may read it (`Access-Control-Allow-Origin: *`).'),
             304: notModified,
             ...errorAnswers([httpFailures.notFound('GET', '/screenshots/1795315408146_84b5d217bd25f896c994bada.png')]),
           },
         },
+      };
+    case 'GET /api/requests/:id':
+      return {
+        url,
+        schema: {
+          ...schema,
+          ...publicRoute,
+          operationId: 'getSavedRequest',
+          summary: 'The request a generate call saved beside its images',
+          description:
+            "What the editor page opens at the answer's `previewUrl` (`/?edit=<id>`). No key: the id is as unguessable as an image's name. It lives as long as the images.",
+          tags: ['web page'],
+          params: { type: 'object', properties: { id: { type: 'string', description: 'the id after `?edit=` in previewUrl: <ms since epoch>_<24 hex digits>' } }, required: ['id'] },
+          response: { 200: SavedRequestAnswer, ...errorAnswers([noSavedRequest('1795315408146_5c0e4a9d2b7f13e8a6d4c2b1'), ...limited]) },
+        },
+      };
+    case 'GET /api/user/info':
+      return {
+        url,
+        schema: {
+          ...schema,
+          operationId: 'getKeyUsage',
+          summary: 'How many cards this key has made (MD2Card clients read their credits here)',
+          description: "MD2Card's account endpoint, in its shape. cardwright charges no credits: `balance` is null and `unlimited` true.",
+          tags: ['cards'],
+          security: [{ apiKey: [] }],
+          response: { 200: UserInfoAnswer, ...errorAnswers([failures.unauthorized, ...limited]) },
+        },
+      };
+    case 'GET /metrics':
+      return {
+        url,
+        schema: { ...schema, ...publicRoute, operationId: 'getMetrics', summary: 'Prometheus metrics', tags: ['operations'], response: { 200: MetricsAnswer } },
       };
     case 'GET /health':
       return {
@@ -241,7 +275,8 @@ function documented(method: string | string[], url: string, schema: FastifySchem
         },
       };
     default:
-      // The web page itself and its files (/, /assets/, /preview/frame, /fonts/) are not an API.
+      // The web page itself and its files (/, /assets/, /vendor/, /preview/frame, /fonts/) and the
+      // API reference (/openapi.json, /docs/) are not an API. test/openapi.test.ts holds this list.
       return { url, schema: { ...schema, hide: true } };
   }
 }

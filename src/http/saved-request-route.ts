@@ -9,12 +9,12 @@ import { HttpError } from './http-errors.js';
 /** The page that opens a saved request: the editor, with the request's settings and Markdown. */
 export const editorUrlOf = (publicBaseUrl: string, savedRequestId: string) => `${publicBaseUrl}/?edit=${savedRequestId}`;
 
+export const noSavedRequest = (id: string) => new HttpError('not_found', `No saved request "${id}": it never existed or has expired with its images.`);
+
 export function registerSavedRequestRoute(app: FastifyInstance, storage: Storage): void {
   app.get<{ Params: { id: string } }>('/api/requests/:id', async (request, reply) => {
     const saved = await loadSavedRequest(storage, request.params.id);
-    if (!saved) {
-      throw new HttpError('not_found', `No saved request "${request.params.id}": it never existed or has expired with its images.`);
-    }
+    if (!saved) throw noSavedRequest(request.params.id);
     reply.header('Cache-Control', 'private, max-age=31536000, immutable');
     return saved;
   });

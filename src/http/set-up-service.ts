@@ -19,8 +19,10 @@ import { registerApiReference, registerOpenApi } from './openapi.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerSavedRequestRoute } from './saved-request-route.js';
 import { registerThemesRoute } from './themes-route.js';
+import { registerUserInfoRoute } from './user-info-route.js';
 import { registerWebRoutes } from './web-route.js';
 import type { SharedRedis } from '../shared-state/redis.js';
+import { KeyUsage } from '../shared-state/key-usage.js';
 import { RevokedKeys } from '../shared-state/revoked-keys.js';
 
 export interface ServiceParts {
@@ -48,19 +50,23 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   });
 
   installErrorHandlers(server, config.bodyLimit);
-  registerMetricsRoute(server, metrics);
   await registerRateLimit(server, { perMinute: config.rateLimitPerMinute, redis }, apiKeys);
   await registerOpenApi(server, { themes: cards.themes, bodyLimit: config.bodyLimit, connections: config.connections });
+  // After the document generator, so /metrics is in it; its counting hook still sees every route
+  // (Fastify attaches hooks to routes when the server gets ready).
+  registerMetricsRoute(server, metrics);
   const generateDeps = {
     cards,
     apiKeys,
     requestTimeoutMs: config.requestTimeoutMs,
     cacheEnabled: config.renderCache !== undefined,
     publicBaseUrl: config.publicBaseUrl,
+    usage: new KeyUsage(redis),
     metrics,
   };
   registerGenerateRoute(server, generateDeps);
   registerCoverRoute(server, generateDeps);
+  registerUserInfoRoute(server, generateDeps);
   registerSavedRequestRoute(server, storage);
   registerThemesRoute(server, cards.themes);
   registerConfigRoute(server);
