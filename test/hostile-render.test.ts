@@ -350,6 +350,8 @@ describe('previews: render pages of their own, and a budget charged by what they
       RENDER_CONCURRENCY: '1',
       PREVIEW_RENDER_CONCURRENCY: '1',
       PREVIEW_QUEUE_MAX: '1',
+      // Two Markdown workers, as the service runs: previews may hold all but one.
+      MARKDOWN_THREADS: '2',
       // Each test client gives its own address in X-Forwarded-For.
       TRUST_PROXY: 'true',
       REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${images.port}`,
