@@ -614,8 +614,8 @@ describe('page pool: its own deadline timer', () => {
   });
 
   it('follows the caller signal when it fires first, and leaves no timer behind', async () => {
-    // Timers of the tests before have fired by now.
-    await tick(150);
+    // Let the timers of the tests before fire (later than due on a loaded machine).
+    for (let waited = 0; waited < 2000 && timers() > 0; waited += 10) await tick(10);
     const { pool } = makePool({ concurrency: 1, requestTimeoutMs: 60_000 });
     const before = timers();
     assert.equal(await pool.run(never(), async () => 'quick'), 'quick');
@@ -625,7 +625,8 @@ describe('page pool: its own deadline timer', () => {
     hungUp.abort(new DOMException('the client closed the connection', 'AbortError'));
     await assert.rejects(waiting, { name: 'AbortError' });
     await tick();
-    assert.equal(timers(), before, 'the timer of each request is cleared when it leaves the pool');
+    // At most as many as before: one of the earlier tests' may still have fired meanwhile.
+    assert.ok(timers() <= before, 'the timer of each request is cleared when it leaves the pool');
   });
 });
 
