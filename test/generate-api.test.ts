@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng, isWebp } from './helpers/images.js';
-import { runShellExample, shellExamplesCallingService } from './helpers/shell-examples.js';
+import { codeExamplesCallingService, runCodeExample, runShellExample, shellExamplesCallingService } from './helpers/shell-examples.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 const longDocument = Array.from({ length: 40 }, (_, i) => `## Section ${i + 1}\n\nA paragraph of text that fills the card, 第${i + 1}段中文内容。`).join('\n\n');
@@ -206,7 +206,7 @@ describe('POST /api/generate', () => {
     }
   });
 
-  describe('the shell examples of the README and docs/, run as written', () => {
+  describe('the shell and code examples of the README and docs/, run as written', () => {
     const examples = shellExamplesCallingService();
     let folder: string;
     before(() => {
@@ -228,6 +228,21 @@ describe('POST /api/generate', () => {
         assert.ok(result.statuses.length > 0, report);
         for (const status of result.statuses) assert.ok(status >= 200 && status < 300, report);
         assert.match(result.stdout, /"success":true/, report);
+      });
+    }
+
+    const codeExamples = codeExamplesCallingService();
+    it('finds the JavaScript and Python examples', () => {
+      assert.deepEqual([...new Set(codeExamples.map((example) => example.language))].sort(), ['js', 'python'], codeExamples.map((example) => example.where).join(', '));
+    });
+
+    for (const example of codeExamples) {
+      it(`${example.where} (${example.language}) prints the URL and size of every card`, async () => {
+        const result = await runCodeExample(example, { baseUrl: service.baseUrl, apiKey: testApiKey, cwd: folder });
+        const report = `${example.where}\n${example.script}\nexit ${result.code}\n${result.stdout}\n${result.stderr}`;
+        assert.equal(result.code, 0, report);
+        // Each card's line: its URL on this service, its width and height.
+        assert.match(result.stdout, new RegExp(`^${service.baseUrl}/screenshots/\\S+\\.png 880 1172$`, 'm'), report);
       });
     }
   });
