@@ -59,11 +59,14 @@ export async function closeSharedServices(): Promise<void> {
  */
 export async function startService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<RunningService> {
   if (sharedDefault.enabled && Object.keys(env).length === 0 && !options.log) {
+    // The shared service keeps the default count of Markdown workers, as the service runs.
     sharedDefault.service ??= startOwnService();
     const service = await sharedDefault.service;
     return { ...service, close: async () => {} };
   }
-  return startOwnService(env, options);
+  // One Markdown worker unless the test asks for more: each worker loads the whole Markdown
+  // pipeline through tsx and warms its lazy parts, some 4 s of CPU per service start.
+  return startOwnService({ MARKDOWN_THREADS: '1', ...env }, options);
 }
 
 async function startOwnService(env: Record<string, string> = {}, options: ServiceOptions = {}): Promise<RunningService> {
@@ -76,10 +79,6 @@ async function startOwnService(env: Record<string, string> = {}, options: Servic
     API_KEYS: testApiKey,
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     RENDER_CONCURRENCY: '2',
-    // One Markdown worker unless a test asks for more: each worker loads the whole Markdown
-    // pipeline through tsx and warms its lazy parts, some 4 s of CPU per service start. The service
-    // the files of test/helpers/one-process.ts share keeps the default count, as the service runs.
-    ...(sharedDefault.enabled && Object.keys(env).length === 0 ? {} : { MARKDOWN_THREADS: '1' }),
     ...env,
   });
   const logger = options.log
