@@ -46,6 +46,8 @@ describe('numbers sent as text', () => {
   it('refuses a string that is not a number, "" and null, naming the field', () => {
     assert.equal(refusal({ width: 'abc' }), 'width is not accepted: got "abc"; accepted: card width in CSS px, 100–2000.');
     assert.equal(refusal({ height: '586px' }), 'height is not accepted: got "586px"; accepted: card height in CSS px, 100–4000.');
+    // Written like a number, but beyond any double: refused as sent, not as "Infinity".
+    assert.equal(refusal({ width: '1e400' }), 'width is not accepted: got "1e400"; accepted: card width in CSS px, 100–2000.');
     assert.equal(refusal({ scale: '' }), 'scale is not accepted: got ""; accepted: device pixels per CSS px, 1–3.');
     assert.equal(refusal({ width: null }), 'width is not accepted: got null; accepted: card width in CSS px, 100–2000.');
     assert.equal(refusal({ fontScale: null }), "fontScale is not accepted: got null; accepted: factor on the theme's type and spacing, 0.5–4.");

@@ -19,7 +19,8 @@ export function readNumericStrings(body: unknown, schema: ObjectSchema): { body:
   const warnings: string[] = [];
   for (const field of numberFields(schema)) {
     const value = read[field];
-    if (typeof value !== 'string' || !decimalNumber.test(value)) continue;
+    // "1e400" is written like a number but is none (Infinity): it stays text, refused as sent.
+    if (typeof value !== 'string' || !decimalNumber.test(value) || !Number.isFinite(Number(value))) continue;
     read[field] = Number(value);
     warnings.push(`${field} was sent as the string ${JSON.stringify(value)} and read as the number ${read[field]}; send it as a JSON number.`);
   }
