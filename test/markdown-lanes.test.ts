@@ -82,7 +82,9 @@ describe('Markdown pools of two cores in one process', () => {
   after(() => Promise.all([strict.close(), lenient.close()]));
 
   it('each keeps its own CPU budget: the same document is stopped by one and rendered by the other', async () => {
-    await Promise.all([strict.warmUp(), lenient.warmUp()]);
+    // The strict pool's worker may itself be stopped while it loads the pipeline on a busy machine
+    // (its first document counts that CPU too); it is replaced, and the budget is what is tested.
+    await Promise.all([strict.warmUp().catch(() => undefined), lenient.warmUp()]);
     // Some 15,000 characters of lists, emphasis and links: several times 50 ms of CPU, far below 20 s.
     const document = Array.from({ length: 200 }, (_, n) => `- item **${n}** with *emphasis* and [a link](https://example.com/${n}) \`code\``).join('\n');
     const [stopped, rendered] = await Promise.allSettled([strict.render(document), lenient.render(document)]);
