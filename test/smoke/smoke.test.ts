@@ -1,5 +1,5 @@
 // A quick pass over every way in, for checking that the service runs on another Node release
-// (scripts/smoke-on-node-24.sh runs this file on Node 24; the full suite runs on the machine's
+// (scripts/smoke-on-node.sh runs this file on Node 24 and 22; the full suite runs on the machine's
 // Node). One service: a card, a preview, a Mermaid diagram; then the MCP server calling that
 // service, and the CLI rendering on its own. It lives below test/ so the full suite, which covers
 // all of this in depth, does not run it a second time.
