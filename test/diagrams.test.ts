@@ -8,6 +8,7 @@ import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage } from '../src/cards/diagrams/diagram-page.js';
+import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import { launchBrowser } from './helpers/browser.js';
 import { decodePng, download, type DecodedPng } from './helpers/images.js';
@@ -265,7 +266,7 @@ describe('the diagram page', () => {
   });
 
   it('stops a diagram at its time limit and draws it as its source and the reason', async () => {
-    const renderer = new Renderer({ shellHtml: '<!doctype html><html><head></head><body><div id="cards"></div></body></html>', concurrency: 1, queueMax: 4, log: pino({ level: 'silent' }), diagramTimeoutMs: 1 });
+    const renderer = new Renderer({ shell: { html: '<!doctype html><html><head></head><body><div id="cards"></div></body></html>', fonts: shellFonts('') }, concurrency: 1, queueMax: 4, log: pino({ level: 'silent' }), diagramTimeoutMs: 1 });
     try {
       const { loadThemes } = await import('../src/cards/themes/registry.js');
       const theme = loadThemes(undefined).resolve('minimal', undefined).theme;

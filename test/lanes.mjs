@@ -51,6 +51,7 @@ export const unitFiles = [
   'test/build-if-stale.test.ts',
   'test/deployment.test.ts',
   'test/docs.test.ts',
+  'test/font-faces-build.test.ts',
   'test/front-matter-fuzz.test.ts',
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',

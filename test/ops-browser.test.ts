@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { BrowserFleet } from '../src/cards/render/browser-fleet.js';
 import { BrowserInstance } from '../src/cards/render/browser-instance.js';
+import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
 import { browserChildrenOf, eventually, processesInGroups } from './helpers/processes.js';
@@ -203,7 +204,7 @@ describe('a page being opened when its browser dies', () => {
     // A browser frozen while a page opens, then killed by its health probe: Playwright left
     // context.newPage() unsettled for ever when the freeze came in the middle of it, and the
     // preview waiting for that page got a 504 at its deadline instead of a page on the new browser.
-    const fleet = new BrowserFleet({ shellHtml: '', log, onPagesChanged: () => {} });
+    const fleet = new BrowserFleet({ shell: { html: '', fonts: shellFonts('') }, log, onPagesChanged: () => {} });
     try {
       for (const freezeAfterMs of [5, 50, 100, 200, 400]) {
         const opening = fleet.openWith(async (browser) => {

@@ -8,7 +8,7 @@ import { chromium } from 'playwright-core';
 import { createCards, normalizeRequest } from '../../src/cards/index.js';
 import { findChromium } from '../../src/cards/render/chromium-executable.js';
 import { shellOrigin } from '../../src/cards/render/shell-document.js';
-import { resolveFontFile } from '../../src/cards/themes/fonts.js';
+import { fontFaceCss, resolveFontFile } from '../../src/cards/themes/fonts.js';
 import { loadConfig } from '../../src/config.js';
 
 export interface NaiveRenderer {
@@ -26,7 +26,8 @@ export async function naiveRenderer(): Promise<NaiveRenderer> {
   const render = async (markdown: string) => {
     const { cards: [card] } = await cards.preview(normalizeRequest({ markdown }), AbortSignal.timeout(60_000));
     if (!card || !('html' in card)) throw new Error('a noSplit preview is one card of markup');
-    const documentHtml = cards.shellHtml.replace('<div id="cards"></div>', `<div id="cards">${card.html}</div>`);
+    // The service's shell with every bundled face, as its render pages held it before they declared faces on demand.
+    const documentHtml = cards.shell.html.replace('</head>', `<style>${fontFaceCss()}</style></head>`).replace('<div id="cards"></div>', `<div id="cards">${card.html}</div>`);
     const browser = await chromium.launch({ executablePath: executable.path, args: ['--disable-gpu', '--no-first-run', '--disable-background-networking'] });
     try {
       const context = await browser.newContext({ deviceScaleFactor: 2, viewport: { width: 440, height: 586 } });

@@ -18,7 +18,7 @@ import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex
 import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
-import { buildShellDocument } from './render/shell-document.js';
+import { buildShellDocument, type RenderShell } from './render/shell-document.js';
 import { resolveRequest } from './request/resolve.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
@@ -99,8 +99,8 @@ export interface Cards {
   readonly themes: ThemeRegistry;
   /** The render pool, for health checks and metrics. */
   readonly renderer: Renderer;
-  /** The render pages' document (fonts, base and theme CSS); the web page's preview frame uses it. */
-  readonly shellHtml: string;
+  /** The render pages' document (base and theme CSS, the faces of common text); the web page's preview frame uses it. */
+  readonly shell: RenderShell;
   /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
   start(): Promise<void>;
   /** The web page was opened: the previews' own browser opens once the service is quiet (Renderer.expectPreviews). */
@@ -125,7 +125,7 @@ export function createCards(options: CardsOptions): Cards {
   const { settings, log } = options;
   const themes = loadThemes(settings.themesDir);
   for (const problem of themes.problems) log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
-  const shellHtml = buildShellDocument(themes);
+  const shell = buildShellDocument(themes);
   // Operations under way, whatever their stage: the render pages warm spares only when there are none.
   let inProgress = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -138,7 +138,7 @@ export function createCards(options: CardsOptions): Cards {
   };
   const renderer = new Renderer({
     requestsInProgress: () => inProgress > 0,
-    shellHtml,
+    shell,
     concurrency: settings.renderConcurrency,
     queueMax: settings.queueMax,
     previewConcurrency: settings.previewRenderConcurrency,
@@ -168,7 +168,7 @@ export function createCards(options: CardsOptions): Cards {
   const loadStages = () => (stages ??= import('./stages.js'));
   let thumbnails: ThemeThumbnails | undefined;
   const cache =
-    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shellHtml), shared: options.sharedCache });
+    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shell.html), shared: options.sharedCache });
 
   const store = options.storage?.then((storage) => ({ storage, log, pendingDeletions: new PendingDeletions(storage, log) }));
   // A store that fails to connect fails generate(), not the process: the error surfaces per request.
@@ -177,7 +177,7 @@ export function createCards(options: CardsOptions): Cards {
   return {
     themes,
     renderer,
-    shellHtml,
+    shell,
 
     async start() {
       // Chromium is launched first; the stages load and every Markdown worker loads the

@@ -53,7 +53,16 @@ function pageSecurityPolicy(storageOrigin: string): string {
 }
 
 /** The preview frame: no script at all; inline styles (cards carry their size in one); own fonts; data: images. */
-const frameSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; font-src 'self'; img-src data:; frame-ancestors 'self'";
+const frameSecurityPolicy = "default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src data:; frame-ancestors 'self'";
+
+/**
+ * The render pages' document with every bundled face, by the stylesheet the editor itself loads
+ * (so the visitor's browser fetches it once): render pages declare the faces of new characters
+ * only as cards bring them, and the frame has no script to do that with.
+ */
+function previewFrameDocument(shellHtml: string): string {
+  return shellHtml.replace('</head>', '<link rel="stylesheet" href="/fonts/faces.css"></head>');
+}
 
 export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps): Promise<void> {
   const storageOrigin = new URL(deps.storage.url('screenshots/probe.png')).origin;
@@ -61,7 +70,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   const indexHtml = await fs.readFile(path.join(webDir, 'index.html'), 'utf8');
   // Fixed for the life of the process: compressed once, off the main thread, on first use (not at
   // start-up, where the CPU goes to the browser), and revalidated by ETag.
-  const frameDocument = onFirstUse(() => precompressed(deps.cards.shellHtml, 'text/html; charset=utf-8'));
+  const frameDocument = onFirstUse(() => precompressed(previewFrameDocument(deps.cards.shell.html), 'text/html; charset=utf-8'));
   const fontFaces = onFirstUse(() => precompressed(fontFaceCss(), 'text/css; charset=utf-8'));
 
   registerPreviewRoute(app, deps);

@@ -11,6 +11,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { nodeModulesDir } from '../../paths.js';
 import { cardMarkup } from '../render/card-markup.js';
+import { PageFonts } from '../render/page-fonts.js';
+import type { RenderShell } from '../render/shell-document.js';
 import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
@@ -80,16 +82,18 @@ export class DiagramPage {
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly session: CDPSession,
+    /** The faces this page has declared; a diagram's new characters bring theirs first. */
+    private readonly fonts: PageFonts,
   ) {}
 
   /**
    * Opens the page on `browser` with the render pages' document (fonts and theme CSS) and Mermaid.
    * `refused` is told every request the page made that was not one of its own files.
    */
-  static async open(browser: Browser, shellHtml: string, refused: (url: string) => void): Promise<DiagramPage> {
+  static async open(browser: Browser, shell: RenderShell, refused: (url: string) => void): Promise<DiagramPage> {
     const context = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
     try {
-      const document = shellHtml.replace(
+      const document = shell.html.replace(
         '</head>',
         `${Object.keys(scripts).map((src) => `<script src="${src}"></script>`).join('')}<style>#diagram{position:absolute;left:0;top:0}</style></head>`,
       ).replace('<div id="cards"></div>', '<div id="cards"></div><div id="diagram"></div>');
@@ -102,7 +106,7 @@ export class DiagramPage {
       const session = await context.newCDPSession(page);
       // Transparent: the image sits on the card's own background, whatever it is.
       await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
-      return new DiagramPage(context, page, session);
+      return new DiagramPage(context, page, session, new PageFonts(shell.fonts));
     } catch (error) {
       await context.close().catch(() => {});
       throw error;
@@ -113,6 +117,8 @@ export class DiagramPage {
   async draw(source: string, style: DiagramStyle): Promise<DrawnDiagram> {
     const { palette, contentWidth } = await this.readPalette(style);
     const config = { ...mermaidConfig, fontFamily: palette.fontFamily, themeVariables: mermaidThemeVariables(palette) };
+    const fonts = this.fonts.rulesFor(source);
+    if (fonts) await this.page.evaluate((rules) => document.head.append(Object.assign(document.createElement('style'), { textContent: rules })), fonts);
     const drawn = await this.page.evaluate(drawInPage, { source, config, width: contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
     const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };

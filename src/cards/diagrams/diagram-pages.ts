@@ -11,13 +11,14 @@ import type { Logger } from '../logger.js';
 import type { BrowserFleet, FleetPage } from '../render/browser-fleet.js';
 import { PagePool } from '../render/page-pool.js';
 import type { RenderLane } from '../render/renderer.js';
+import type { RenderShell } from '../render/shell-document.js';
 import { diagramLimits } from './diagram-limits.js';
 import { DiagramPage, type DiagramStyle, type DrawnDiagram } from './diagram-page.js';
 
 export interface DiagramPagesOptions {
   /** The browsers each lane's pages open on. */
   fleets: Record<RenderLane, BrowserFleet>;
-  shellHtml: string;
+  shell: RenderShell;
   /** Diagram pages open at most, and diagrams that may wait for one, in each lane. */
   lanes: Record<RenderLane, { concurrency: number; queueMax: number }>;
   log: Logger;
@@ -36,12 +37,12 @@ export class DiagramPages {
   });
 
   constructor(private readonly options: DiagramPagesOptions) {
-    const { fleets, shellHtml, log, lanes } = options;
+    const { fleets, shell, log, lanes } = options;
     const refused = (url: string) => log.warn({ url: url.slice(0, 200) }, 'the diagram page asked for something that is not one of its own files; refused');
     const pool = (lane: RenderLane) => {
       const fleet = fleets[lane];
       const factory = {
-        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shellHtml, refused)),
+        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shell, refused)),
         usable: (page: FleetPage<DiagramPage>) => fleet.usable(page),
         rendered: (page: FleetPage<DiagramPage>) => fleet.rendered(page),
       };

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
 import type { PageFactory, PoolPage } from './page-pool.js';
 import { RenderPage } from './render-page.js';
+import type { RenderShell } from './shell-document.js';
 
 /**
  * Longest a page may take to open (a render page opens in 0.2–1.2 s here, more on a loaded
@@ -35,7 +36,7 @@ interface OwnPage {
 }
 
 export interface BrowserFleetOptions {
-  shellHtml: string;
+  shell: RenderShell;
   chromiumPath?: string;
   /** Renders after which the browser is replaced; 0 never. */
   restartAfter?: number;
@@ -89,7 +90,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   open(): Promise<FleetPage> {
-    return this.openWith((browser) => RenderPage.open(browser, this.options.shellHtml));
+    return this.openWith((browser) => RenderPage.open(browser, this.options.shell));
   }
 
   /**

@@ -9,7 +9,8 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
-import { shellOrigin, warmUpMarkup } from './shell-document.js';
+import { PageFonts } from './page-fonts.js';
+import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -47,6 +48,8 @@ export class RenderPage {
     private readonly context: BrowserContext,
     private readonly page: Page,
     private readonly session: CDPSession,
+    /** The faces this page has declared; markup's new characters bring theirs first. */
+    private readonly fonts: PageFonts,
   ) {
     // A crashed tab answers nothing: a CDP call sent to it (a capture) may never settle. The
     // 'crash' event fails the step in progress now, so the pool retries the request on a fresh page.
@@ -75,18 +78,18 @@ export class RenderPage {
   }
 
   /** Opens a fresh page with JavaScript off and no network, and loads the shell document into it. */
-  static async open(browser: Browser, shellHtml: string): Promise<RenderPage> {
+  static async open(browser: Browser, shell: RenderShell): Promise<RenderPage> {
     const context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
       viewport: { width: 1024, height: 768 },
     });
     try {
-      await context.route('**/*', (route) => answerFromOwnFiles(route, shellHtml));
+      await context.route('**/*', (route) => answerFromOwnFiles(route, shell.html));
       const page = await context.newPage();
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
-      const renderPage = new RenderPage(context, page, session);
+      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts));
       const [warmUpBox] = await renderPage.layout(warmUpMarkup);
       if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
       await renderPage.clear();
@@ -102,7 +105,7 @@ export class RenderPage {
    * of every top-level card in CSS px, in document order.
    */
   async layout(cardsHtml: string): Promise<CardBox[]> {
-    return this.unlessCrashed(this.placeCards({ replace: cardsHtml, before: '', after: '' }));
+    return this.unlessCrashed(this.placeCards({ replace: cardsHtml, before: '', after: '', fonts: this.fonts.rulesFor(cardsHtml) }));
   }
 
   /**
@@ -110,11 +113,13 @@ export class RenderPage {
    * every card, as layout() does.
    */
   async addCards(before: string, after: string): Promise<CardBox[]> {
-    return this.unlessCrashed(this.placeCards({ replace: null, before, after }));
+    return this.unlessCrashed(this.placeCards({ replace: null, before, after, fonts: this.fonts.rulesFor(before + after) }));
   }
 
-  private placeCards(cards: { replace: string | null; before: string; after: string }): Promise<CardBox[]> {
-    return this.page.evaluate(async ({ replace, before, after }) => {
+  /** `fonts`: @font-face rules the cards need that the page has not declared yet (page-fonts.ts). */
+  private placeCards(cards: { replace: string | null; before: string; after: string; fonts: string }): Promise<CardBox[]> {
+    return this.page.evaluate(async ({ replace, before, after, fonts }) => {
+      if (fonts) document.head.append(Object.assign(document.createElement('style'), { textContent: fonts }));
       const root = document.getElementById('cards')!;
       if (replace !== null) root.innerHTML = replace;
       if (before) root.insertAdjacentHTML('afterbegin', before);
@@ -171,7 +176,14 @@ export class RenderPage {
    * of a request in the page in one go.
    */
   async evaluate<T>(expression: string): Promise<T> {
-    return (await this.unlessCrashed(this.page.evaluate(expression))) as T;
+    return (await this.unlessCrashed(this.declareFontsAndEvaluate(expression))) as T;
+  }
+
+  /** The script may put markup into the page: the faces of its characters are declared first. */
+  private async declareFontsAndEvaluate(expression: string): Promise<unknown> {
+    const fonts = this.fonts.rulesFor(expression);
+    if (fonts) await this.page.evaluate((rules) => document.head.append(Object.assign(document.createElement('style'), { textContent: rules })), fonts);
+    return this.page.evaluate(expression);
   }
 
   /**

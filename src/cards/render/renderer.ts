@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { BrowserFleet, type FleetPage, type RestartReason } from './browser-fleet.js';
 import { PagePool, type PoolObserver } from './page-pool.js';
 import type { RenderPage } from './render-page.js';
+import type { RenderShell } from './shell-document.js';
 
 export type { RestartReason } from './browser-fleet.js';
 
@@ -28,7 +29,7 @@ export interface RenderObserver extends PoolObserver {
 export type RenderLane = 'requests' | 'previews';
 
 export interface RendererOptions {
-  shellHtml: string;
+  shell: RenderShell;
   concurrency: number;
   queueMax: number;
   /** Pages of the preview lane, besides `concurrency`, and previews that may wait for one. */
@@ -61,7 +62,7 @@ export class Renderer {
     const { observer } = options;
     const fleet = (onPagesChanged: () => void) =>
       new BrowserFleet({
-        shellHtml: options.shellHtml,
+        shell: options.shell,
         chromiumPath: options.chromiumPath,
         restartAfter: options.restartAfter,
         probeIntervalMs: options.probeIntervalMs,
@@ -101,7 +102,7 @@ export class Renderer {
     // in lanes as large as the render pages' (at most two pages for the requests).
     this.diagrams = new DiagramPages({
       fleets: { requests: this.fleet, previews: this.previewFleet },
-      shellHtml: options.shellHtml,
+      shell: options.shell,
       lanes: {
         requests: { concurrency: Math.min(2, options.concurrency), queueMax: options.queueMax },
         previews: previewLane,

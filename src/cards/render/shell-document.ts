@@ -1,32 +1,40 @@
-// The document every render page loads once and keeps: fonts, base CSS and every theme's CSS.
-// A request then only swaps the cards inside #cards, so no CSS is parsed and no font is fetched
-// twice (a fresh document per request costs 190–420 ms here; a swap costs a few ms).
+// The document every render page loads once and keeps: base CSS, every theme's CSS, and the
+// faces of the characters these and the most common texts use (page-fonts.ts adds the others as
+// cards need them). A request then only swaps the cards inside #cards, so no CSS is parsed and no
+// font is fetched twice (a fresh document per request costs 190–420 ms here; a swap costs a few ms).
 import fs from 'node:fs';
 import path from 'node:path';
 import { katexCss } from '../markdown/math.js';
 import { builtinThemesDir } from '../../paths.js';
-import { fontFaceCss } from '../themes/fonts.js';
 import type { ThemeRegistry } from '../themes/registry.js';
+import { type ShellFonts, shellFonts } from './page-fonts.js';
 
 /** The page's origin. `.invalid` can never resolve, and every request to it is answered by us. */
 export const shellOrigin = 'http://cardwright.invalid';
 
-export function buildShellDocument(themes: ThemeRegistry): string {
+export interface RenderShell {
+  /** The document every render page opens with. */
+  html: string;
+  /** The faces it declares, and the characters they were chosen for: each page goes on from there. */
+  fonts: ShellFonts;
+}
+
+export function buildShellDocument(themes: ThemeRegistry): RenderShell {
   const baseCss = fs.readFileSync(path.join(builtinThemesDir, '_base.css'), 'utf8');
   // After every theme: the request options (weChatMode, background) restyle whichever theme is used.
   const requestOptionsCss = fs.readFileSync(path.join(builtinThemesDir, '_request-options.css'), 'utf8');
   // Cover layouts (POST /api/generate/cover) sit inside any theme's card.
   const coverCss = fs.readFileSync(path.join(builtinThemesDir, '_cover.css'), 'utf8');
-  return [
+  const styles = [katexCss(), baseCss, themes.allCss(), coverCss, requestOptionsCss];
+  // The themes' own characters (decorations drawn with `content`); the warm-up card brings its own.
+  const fonts = shellFonts([baseCss, themes.allCss(), coverCss, requestOptionsCss].join('\n'));
+  const html = [
     '<!doctype html><html><head><meta charset="utf-8">',
-    `<style>${fontFaceCss()}</style>`,
-    `<style>${katexCss()}</style>`,
-    `<style>${baseCss}</style>`,
-    `<style>${themes.allCss()}</style>`,
-    `<style>${coverCss}</style>`,
-    `<style>${requestOptionsCss}</style>`,
+    `<style>${fonts.rules}</style>`,
+    ...styles.map((css) => `<style>${css}</style>`),
     '</head><body><div id="cards"></div></body></html>',
   ].join('\n');
+  return { html, fonts };
 }
 
 /**

@@ -3,15 +3,16 @@
 // The browser page has no network: it asks for `/fonts/<package>/files/<file>` on the page's own
 // origin and the renderer answers from node_modules (see resolveFontFile).
 //
-// The @font-face rules (2.8 MB, some 2,800 faces rewritten) are built by `npm run build` into
-// dist/ (scripts/write-font-faces.mjs), next to the compiled module, and read from there at start:
-// building them took 0.4 s of CPU before the browser could be launched. Run from source (tests,
-// tsx), or with a build made for other font packages, they are built on first use instead.
+// The faces (some 3,000 @font-face rules, 3 MB, each with its code points parsed) are built by
+// `npm run build` into dist/ (scripts/write-font-faces.mjs) and read from there at start, also
+// when the service runs from source with a build beside it: building them takes about a second
+// of CPU. Without a build made for these font packages and this list, they are built on first use.
+// Render pages do not take them all: a page holds the faces its cards have needed so far
+// (render/page-fonts.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveKatexFontFile } from '../markdown/math.js';
-import { nodeModulesDir } from '../../paths.js';
+import { nodeModulesDir, projectRoot } from '../../paths.js';
 
 interface BundledFont {
   /** Short name used in the page's font URLs. */
@@ -152,12 +153,48 @@ function fontCssFiles(): { font: BundledFont; css: string }[] {
   );
 }
 
+/**
+ * The bundled faces: each one's @font-face rule, and which face claims which code points. In one
+ * group (family, weight and style) no two faces claim the same code point, and the ranges are
+ * sorted, so the face of a code point is found by halving (see font-face-index.ts).
+ */
+export interface BundledFaces {
+  /**
+   * Every face's rule, with URLs pointing at the renderer's `/fonts/` route, in stylesheet order,
+   * and `unicode-range: ${unicodeRange}` where the code points go (the groups say which).
+   */
+  rules: string[];
+  groups: FaceGroup[];
+}
+
+/** The placeholder of a rule's code points. */
+export const unicodeRange = 'UNICODE_RANGE';
+
+export interface FaceGroup {
+  /** Inclusive ranges of code points, sorted. */
+  lows: Uint32Array;
+  highs: Uint32Array;
+  /** The face (its index in `rules`) each range belongs to. */
+  faces: Uint16Array;
+}
+
+let facesOnce: BundledFaces | undefined;
 let fontFaceCssOnce: string | undefined;
 
-/** All @font-face rules, with URLs pointing at the renderer's `/fonts/` route. */
+/** Once per process. */
+export function bundledFaces(): BundledFaces {
+  facesOnce ??= prebuiltFontFaces.read() ?? buildFaces();
+  return facesOnce;
+}
+
+/** All @font-face rules as one stylesheet: the web page's editor takes them whole (its browser loads subsets as it needs). */
 export function fontFaceCss(): string {
-  // Once per process: it is asked for by the shell document and the web page.
-  fontFaceCssOnce ??= prebuiltFontFaces.read() ?? buildFontFaceCss();
+  if (fontFaceCssOnce === undefined) {
+    const { rules, groups } = bundledFaces();
+    const rangesOf = rules.map((): CodePointRange[] => []);
+    for (const { lows, highs, faces } of groups) for (let range = 0; range < lows.length; range++) rangesOf[faces[range]!]!.push([lows[range]!, highs[range]!]);
+    fontFaceCssOnce = rules.map((rule, face) => rule.replace(unicodeRange, formatRanges(rangesOf[face]!))).join('\n');
+  }
   return fontFaceCssOnce;
 }
 
@@ -166,41 +203,143 @@ function buildFontFaceCss(): string {
   return files
     .map(({ font, css }) => {
       const fontFolder = font.dir ? /url\((['"]?)\.\//g : /url\((['"]?)\.\/files\//g;
-      // Only the package's files: a face never names a font installed on the host.
-      const local = withRange(css.replace(fontFolder, `url($1/fonts/${font.id}/files/`).replace(/local\([^)]*\)\s*,\s*/g, ''), font.range);
+      // Only the package's files, and only WOFF2 (Chromium reads it; the WOFF copies beside it would
+      // add a third to the bytes of every rule a page parses): a face never names a font installed on the host.
+      const own = css
+        .replace(fontFolder, `url($1/fonts/${font.id}/files/`)
+        .replace(/local\([^)]*\)\s*,\s*/g, '')
+        .replace(/,\s*url\([^)]*\.woff['"]?\)\s*format\(['"]woff['"]\)/g, '');
+      const local = withRange(own, font.range);
       const supplement = font.supplements ? dropClaimed(local, claimedCodePoints(files.filter((file) => file.font.id === font.supplements))) : local;
       return withWeight(dropCodePoints(supplement, font.drop ?? []), font.weight);
     })
     .join('\n');
 }
 
+interface ParsedFace {
+  css: string;
+  /** Family, weight and style. */
+  group: string;
+  ranges: CodePointRange[];
+}
+
+function buildFaces(): BundledFaces {
+  const faces = withoutOverlaps(
+    (buildFontFaceCss().match(/@font-face\s*{[^}]*}/g) ?? []).map((css): ParsedFace => {
+      const descriptor = (name: string) => new RegExp(`${name}:\\s*([^;}]+)`).exec(css)?.[1]?.trim() ?? '';
+      const group = `${descriptor('font-family')}|${descriptor('font-weight') || '400'}|${descriptor('font-style') || 'normal'}`;
+      return { css, group, ranges: parseRanges(descriptor('unicode-range') || 'U+0-10FFFF') };
+    }),
+  );
+  const rangesByGroup = new Map<string, [low: number, high: number, face: number][]>();
+  faces.forEach((face, index) => {
+    const ranges = rangesByGroup.get(face.group) ?? [];
+    rangesByGroup.set(face.group, ranges);
+    for (const [low, high] of face.ranges) ranges.push([low, high, index]);
+  });
+  const groups = [...rangesByGroup.values()].map((ranges): FaceGroup => {
+    ranges.sort((a, b) => a[0] - b[0]);
+    return {
+      lows: Uint32Array.from(ranges, (range) => range[0]),
+      highs: Uint32Array.from(ranges, (range) => range[1]),
+      faces: Uint16Array.from(ranges, (range) => range[2]),
+    };
+  });
+  return { rules: faces.map((face) => face.css.replace(/unicode-range:[^;}]+/, `unicode-range: ${unicodeRange}`)), groups };
+}
+
 /**
- * The rules as the build writes them (scripts/write-font-faces.mjs), headed by the name and version
- * of every font package, so a build read with other packages installed is ignored, never served.
+ * Some faces of one family, weight and style claim the same code points (a Chinese face's Latin
+ * subset and its numbered subsets share a few dozen). The stylesheet's rule is that the face
+ * declared last wins; a render page declares faces in the order its cards need them, so here each
+ * code point is left to that face alone and the order no longer matters.
  */
+function withoutOverlaps(faces: ParsedFace[]): ParsedFace[] {
+  const claimedByGroup = new Map<string, Set<number>>();
+  for (let index = faces.length - 1; index >= 0; index--) {
+    const face = faces[index]!;
+    const claimed = claimedByGroup.get(face.group) ?? new Set<number>();
+    claimedByGroup.set(face.group, claimed);
+    const kept: CodePointRange[] = [];
+    let changed = false;
+    for (const [low, high] of face.ranges) {
+      for (let point = low; point <= high; point++) {
+        if (claimed.has(point)) {
+          changed = true;
+          continue;
+        }
+        claimed.add(point);
+        const last = kept.at(-1);
+        if (last && last[1] === point - 1) kept[kept.length - 1] = [last[0], point];
+        else kept.push([point, point]);
+      }
+    }
+    if (!changed) continue;
+    if (kept.length === 0) {
+      faces.splice(index, 1);
+      continue;
+    }
+    const range = `unicode-range: ${formatRanges(kept)};`;
+    const css = /unicode-range:[^;}]+;?/.test(face.css) ? face.css.replace(/unicode-range:[^;}]+;?/, range) : face.css.replace(/}$/, `  ${range}\n}`);
+    faces[index] = { ...face, ranges: kept, css };
+  }
+  return faces;
+}
+
+/** The typed arrays of the faces' groups travel as base64 text: read back in a few ms, where a JSON array of numbers took a few hundred. */
+interface StoredFaces {
+  rules: string[];
+  groups: Record<keyof FaceGroup, string>[];
+}
+
+const asBase64 = (array: Uint32Array | Uint16Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+/** Copied into an aligned buffer of their own: a Buffer's bytes may start anywhere in a shared pool. */
+function bytesOf(text: string): ArrayBuffer {
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/**
+ * The faces as the build writes them (scripts/write-font-faces.mjs), headed by the name and
+ * version of every font package and the list of fonts, so a build made for other packages or
+ * another list is ignored, never served. `facesFormat` changes whenever the way faces are built does.
+ */
+const facesFormat = 2;
 export const prebuiltFontFaces = {
-  /** Next to this module: dist/cards/themes/ once built. */
-  file: path.join(path.dirname(fileURLToPath(import.meta.url)), 'font-faces.css'),
+  /** dist/cards/themes/, where the compiled copy of this module lives. */
+  file: path.join(projectRoot, 'dist', 'cards', 'themes', 'font-faces.json'),
   header(): string {
     const versions = bundledFonts.map(({ pkg }) => {
       const { version } = JSON.parse(fs.readFileSync(path.join(nodeModulesDir, pkg, 'package.json'), 'utf8')) as { version: string };
       return `${pkg}@${version}`;
     });
-    return `/* cardwright font faces for ${versions.join(' ')} */\n`;
+    return JSON.stringify({ facesFormat, versions, bundledFonts });
   },
-  /** What the build writes: the header, then the rules built now. */
+  /** What the build writes: the header's line, then the faces built now. */
   contents(): string {
-    return this.header() + buildFontFaceCss();
+    const { rules, groups } = buildFaces();
+    const stored: StoredFaces = {
+      rules,
+      groups: groups.map((group) => ({ lows: asBase64(group.lows), highs: asBase64(group.highs), faces: asBase64(group.faces) })),
+    };
+    return `${this.header()}\n${JSON.stringify(stored)}`;
   },
-  read(): string | undefined {
+  read(): BundledFaces | undefined {
     let text: string;
     try {
       text = fs.readFileSync(this.file, 'utf8');
     } catch {
-      return undefined; // not built: run from source
+      return undefined; // not built
     }
     const header = this.header();
-    return text.startsWith(header) ? text.slice(header.length) : undefined;
+    if (!text.startsWith(`${header}\n`)) return undefined;
+    const stored = JSON.parse(text.slice(header.length + 1)) as StoredFaces;
+    const groups = stored.groups.map((group) => ({
+      lows: new Uint32Array(bytesOf(group.lows)),
+      highs: new Uint32Array(bytesOf(group.highs)),
+      faces: new Uint16Array(bytesOf(group.faces)),
+    }));
+    return { rules: stored.rules, groups };
   },
 };
 
