@@ -36,7 +36,11 @@ class FakeFactory implements PageFactory<FakePage> {
   /** When set, opens wait for it (to hold pages in "opening"). */
   gate?: Promise<void>;
 
-  async open(): Promise<FakePage> {
+  /** Whether each page was opened ahead of demand (to be warmed), in order of opening. */
+  readonly openedAhead: boolean[] = [];
+
+  async open(ahead: boolean): Promise<FakePage> {
+    this.openedAhead.push(ahead);
     const generation = this.generation;
     await this.gate;
     const failure = this.openFailures.shift();
@@ -517,6 +521,7 @@ describe('page pool: warm-up', () => {
     while (pool.openPages < 3 && performance.now() < deadlineAt) await tick(20);
     assert.equal(pool.openPages, 3);
     assert.equal(factory.pages.length, 3);
+    assert.deepEqual(factory.openedAhead, [true, true, true], 'the first page and the spares are warmed');
     await pool.close();
     assert.ok(factory.pages.every((page) => page.closed));
   });
@@ -541,6 +546,7 @@ describe('page pool: warm-up when quiet', () => {
     pool.warmWhenQuiet();
     assert.equal(await pool.run(never(), async (page) => page.id), 1);
     assert.equal(factory.pages.length, 1);
+    assert.deepEqual(factory.openedAhead, [false], 'a page a request waits for is not made to warm up first');
     await pool.close();
   });
 });

@@ -14,11 +14,21 @@ describe('a render page as it opens', () => {
   let page: RenderPage;
   before(async () => {
     browser = await launchBrowser();
-    page = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)));
+    page = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: true });
   });
   after(async () => {
     await page.close();
     await browser.close();
+  });
+
+  it('loads no face beyond the shell when a request waits for it (the request warms what it uses)', async () => {
+    const cold = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: false });
+    try {
+      const loaded = await cold.evaluate<string[]>(`[...document.fonts].filter((face) => face.status !== 'unloaded').map((face) => face.family)`);
+      assert.deepEqual(loaded, []);
+    } finally {
+      await cold.close();
+    }
   });
 
   it('has loaded the faces of a first formula, code block, CJK text and emoji', async () => {

@@ -89,8 +89,8 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     return this.current?.pid;
   }
 
-  open(): Promise<FleetPage> {
-    return this.openWith((browser) => RenderPage.open(browser, this.options.shell));
+  open(ahead: boolean): Promise<FleetPage> {
+    return this.openWith((browser) => RenderPage.open(browser, this.options.shell, { warmUp: ahead }));
   }
 
   /**

@@ -19,8 +19,11 @@ export interface PoolPage {
 }
 
 export interface PageFactory<P extends PoolPage> {
-  /** Opens a page that is usable now. */
-  open(): Promise<P>;
+  /**
+   * Opens a page that is usable now. `ahead`: no request waits for it (the first page at start, a
+   * spare), so it may take the time to warm up; a request waiting for the page warms it itself.
+   */
+  open(ahead: boolean): Promise<P>;
   /** False once the page's browser was replaced or died, or the page crashed: such a page is closed, never handed out. */
   usable(page: P): boolean;
   /** Told after each successful render on `page` (the fleet counts renders towards a planned restart). */
@@ -100,7 +103,7 @@ export class PagePool<P extends PoolPage> {
    */
   async start(): Promise<void> {
     try {
-      this.offer(await this.openPage());
+      this.offer(await this.openPage(true));
     } catch (error) {
       // Requests that came meanwhile waited for this page; they get pages of their own.
       this.pump();
@@ -133,7 +136,7 @@ export class PagePool<P extends PoolPage> {
     if (this.inUse || this.options.busyElsewhere?.()) this.quietSince = now;
     if (this.warmingSpare || now - this.quietSince < spareWarmUpQuietMs) return;
     this.warmingSpare = true;
-    this.openPage().then(
+    this.openPage(true).then(
       (page) => {
         this.warmingSpare = false;
         this.offer(page);
@@ -306,7 +309,7 @@ export class PagePool<P extends PoolPage> {
   /** Opens pages for waiting requests while there are free slots. */
   private pump(): void {
     while (!this.closed && this.waiting.length > this.opening && this.slots < this.options.concurrency) {
-      this.openPage().then(
+      this.openPage(false).then(
         (page) => this.offer(page),
         (error) => {
           // While closing, pages being opened fail because their browser is gone; that is expected.
@@ -353,11 +356,11 @@ export class PagePool<P extends PoolPage> {
     return page.close().catch(() => {});
   }
 
-  private async openPage(): Promise<P> {
+  private async openPage(ahead: boolean): Promise<P> {
     this.slots += 1;
     this.opening += 1;
     try {
-      return await this.factory.open();
+      return await this.factory.open(ahead);
     } catch (error) {
       this.slots -= 1;
       throw error;

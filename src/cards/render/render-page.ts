@@ -77,8 +77,12 @@ export class RenderPage {
     });
   }
 
-  /** Opens a fresh page with JavaScript off and no network, and loads the shell document into it. */
-  static async open(browser: Browser, shell: RenderShell): Promise<RenderPage> {
+  /**
+   * Opens a fresh page with JavaScript off and no network, and loads the shell document into it.
+   * `warmUp`: renders and captures the warm-up card too, for a page that no request waits for yet
+   * (a request waiting for it would only wait longer: its own card warms what it uses).
+   */
+  static async open(browser: Browser, shell: RenderShell, { warmUp }: { warmUp: boolean }): Promise<RenderPage> {
     const context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
@@ -90,9 +94,11 @@ export class RenderPage {
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
       const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts));
-      const [warmUpBox] = await renderPage.layout(warmUpMarkup);
-      if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
-      await renderPage.clear();
+      if (warmUp) {
+        const [warmUpBox] = await renderPage.layout(warmUpMarkup);
+        if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
+        await renderPage.clear();
+      }
       return renderPage;
     } catch (error) {
       await context.close().catch(() => {});
