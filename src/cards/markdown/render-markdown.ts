@@ -13,6 +13,7 @@ import remarkCjkFriendlyGfmStrikethrough from 'remark-cjk-friendly-gfm-strikethr
 import remarkFlexibleMarkers from 'remark-flexible-markers';
 import remarkGemoji from 'remark-gemoji';
 import remarkGfm from 'remark-gfm';
+import { remarkAlert } from 'remark-github-blockquote-alert';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
@@ -52,6 +53,9 @@ const markdownFeatures: PluggableList = [
   // `==text==` → <mark>.
   remarkFlexibleMarkers,
   remarkGemoji,
+  // GitHub alerts (`> [!NOTE]`, TIP, IMPORTANT, WARNING, CAUTION) → div.markdown-alert with a
+  // title (octicon + label); themes colour them (themes/_base.css, docs/themes.md).
+  remarkAlert,
   remarkKeepCodeMeta,
   remarkJoinCjkLines,
 ];
