@@ -202,10 +202,12 @@ describe('themes', () => {
 
   describe('typesetting', () => {
     /** One card per built-in theme and mode with this content and footer, laid out in one page, and `script`'s answer about them. */
-    async function inspect<T>(contentHtml: string, footerHtml: string, script: string): Promise<T> {
+    async function inspect<T>(contentHtml: string, footerHtml: string, script: string, pageLabel?: string): Promise<T> {
       const cards = service.app.cards.themes.themes
         .filter((theme) => theme.builtin)
-        .flatMap((theme) => (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml, footerHtml })));
+        .flatMap((theme) =>
+          (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml, footerHtml, pageLabel })),
+        );
       return service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
         await page.layout(cards.join(''));
         return page.evaluate<T>(script);
@@ -314,6 +316,33 @@ describe('themes', () => {
           }
           return problems;
         })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
+
+    it('fits the footer: a short signature whole, in the case it was written, and the page label on one line', async () => {
+      const footer = signatureHtml({ author: '码农阿杰', handle: '@ajie.dev', signature: true });
+      const problems = await inspect<string[]>(
+        '<p>正文</p>',
+        footer,
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            for (const part of card.querySelectorAll('.card-footer .author-name, .card-footer .author-handle')) {
+              if (part.scrollWidth > part.clientWidth + 1) problems.push(theme + ': ' + part.textContent + ' cut to ' + part.clientWidth + ' of ' + part.scrollWidth + ' px');
+              if (getComputedStyle(part).textTransform !== 'none') problems.push(theme + ': ' + part.textContent + ' set in ' + getComputedStyle(part).textTransform);
+            }
+            const page = card.querySelector('.card-footer .page');
+            const lines = new Set([...page.getClientRects()].map((rect) => Math.round(rect.top)));
+            const range = document.createRange();
+            range.selectNodeContents(page);
+            const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+            if (tops.size > 1 || lines.size > 1) problems.push(theme + ': page label "' + page.textContent + '" on ' + Math.max(tops.size, lines.size) + ' lines');
+          }
+          return problems;
+        })()`,
+        '1/3',
       );
       assert.deepEqual(problems, []);
     });
