@@ -346,5 +346,36 @@ describe('themes', () => {
       );
       assert.deepEqual(problems, []);
     });
+
+    it('never wraps box drawings or aligned console output: each line stays one row, its type scaled to fit the block', async () => {
+      const table = ['┌──────────┬──────────┬──────────┬──────────┬──────────┐', '│ Name     │ Version  │ License  │ Size     │ Updated  │', '└──────────┴──────────┴──────────┴──────────┴──────────┘'];
+      const listing = ['drwxr-xr-x  2 root root  4096 Nov 25 23:45 node_modules', '-rw-r--r--  1 root root 12034 Nov 25 23:45 package-lock.json-with-a-longer-name'];
+      const { html } = await renderMarkdown(['```', ...table, '```', '', '```console', ...listing, '```', '', '```js', 'const ordinary = "code that is too long for the card still wraps at punctuation, like this";', '```'].join('\n'));
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            const [box, console, ordinary] = card.querySelectorAll('pre');
+            for (const pre of [box, console]) {
+              const content = pre.getBoundingClientRect();
+              for (const line of pre.querySelectorAll('.line')) {
+                const rows = new Set([...line.getClientRects()].map((rect) => Math.round(rect.top)));
+                const range = document.createRange();
+                range.selectNodeContents(line);
+                const textRows = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+                if (textRows.size > 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" wrapped onto ' + textRows.size + ' rows');
+                if (range.getBoundingClientRect().right > content.right + 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" runs ' + Math.round(range.getBoundingClientRect().right - content.right) + ' px past its block');
+              }
+            }
+            if (ordinary.querySelector('.line').getClientRects().length < 1 || ordinary.querySelector('.line').getBoundingClientRect().height < 40) problems.push(theme + ': ordinary code no longer wraps');
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
   });
 });
