@@ -70,6 +70,31 @@ describe('Markdown features in HTML', () => {
     assert.match(html, /katex-error/);
   });
 
+  it('draws GitHub alerts as callouts with an icon and a label, not as "[!NOTE]" in a quote', async () => {
+    const kinds = ['NOTE', 'TIP', 'IMPORTANT', 'WARNING', 'CAUTION'];
+    const { html } = await renderMarkdown(kinds.map((kind) => `> [!${kind}]\n> 正文 body of the ${kind.toLowerCase()}.`).join('\n\n'));
+    assert.doesNotMatch(html, /\[!|<blockquote/);
+    for (const kind of kinds) {
+      const lower = kind.toLowerCase();
+      const alert = new RegExp(
+        `<div class="markdown-alert markdown-alert-${lower}"[^>]*>\\s*<p class="markdown-alert-title"[^>]*><svg class="octicon" viewBox="0 0 16 16"[^>]*><path d="M[^"]+"></path></svg>${kind}</p>\\s*<p[^>]*>正文 body of the ${lower}.</p>\\s*</div>`,
+      );
+      assert.match(html, alert, kind);
+    }
+    // A quote that only mentions an alert, or names an unknown kind, stays a quote.
+    const { html: quotes } = await renderMarkdown('> see [!NOTE] later\n\n> [!DANGER]\n> text');
+    assert.equal((quotes.match(/<blockquote>/g) ?? []).length, 2);
+    assert.doesNotMatch(quotes, /markdown-alert/);
+  });
+
+  it('keeps only the drawing of an svg written in raw HTML: its paths, never scripts, links, embedded HTML or handlers', async () => {
+    const { html } = await renderMarkdown(
+      '<svg onload="alert(1)" width="20"><script>alert(2)</script><a href="javascript:alert(3)"><path d="M0 0h4v4z" onclick="alert(4)"/></a><use href="#x"/><foreignObject><iframe src="https://example.com"></iframe></foreignObject><animate attributeName="href"/></svg>',
+    );
+    assert.match(html, /<svg width="20"><a><path d="M0 0h4v4z"><\/path><\/a><\/svg>/);
+    assert.doesNotMatch(html, /onload|onclick|script|javascript|href|<use|foreignObject|iframe|animate/i);
+  });
+
   it('points every KaTeX font at a file the renderer serves', () => {
     const urls = [...katexCss().matchAll(/url\(([^)]+)\)/g)].map((match) => match[1]!);
     assert.ok(urls.length >= 20, `${urls.length} font URLs`);

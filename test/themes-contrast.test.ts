@@ -1,11 +1,12 @@
 // Readable text in every theme and mode, measured as a reader sees it: every highlighted code
-// token, inline code and body text against the pixels behind it, at WCAG AA (4.5:1; 3:1 for text
+// token, inline code, body text, GitHub alert (title and body) and cover title and keyword against the pixels behind it, at WCAG AA (4.5:1; 3:1 for text
 // of 24 px and more). Every card is laid out in one page of the service's own renderer, through
 // the service's own Markdown pipeline; the background is captured with the text hidden, so
 // gradients, panels and highlighted lines count as drawn (themes/README.md §5).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { coverDesigns } from '../src/cards/cover/cover-designs.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { contrastRatio, type Rgb } from './helpers/contrast.js';
@@ -42,11 +43,12 @@ const codeDocument = [
   '- removed line',
   '+ added line',
   '```',
+  ...['NOTE', 'TIP', 'IMPORTANT', 'WARNING', 'CAUTION'].map((kind) => `> [!${kind}]\n> 提示 ${kind.toLowerCase()} text.`),
 ].join('\n\n');
 
 interface Sample {
   card: number;
-  kind: 'token' | 'inline code' | 'body';
+  kind: 'token' | 'inline code' | 'body' | 'alert title' | 'alert body' | 'cover title' | 'cover keyword';
   text: string;
   /** Text colour with the opacity of its ancestors folded into alpha. */
   rgba: [number, number, number, number];
@@ -63,9 +65,14 @@ const collectSamples = `(() => {
     for (let node = element; node && node.nodeType === 1; node = node.parentElement) alpha *= Number(getComputedStyle(node).opacity);
     return alpha;
   };
+  // Any CSS colour (rgb(), oklab() of a color-mix, …) as sRGB bytes, read back from a canvas.
+  const context = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
   const rgbaOf = (element) => {
-    const match = getComputedStyle(element).color.match(/[\\d.]+/g).map(Number);
-    return [match[0], match[1], match[2], (match[3] ?? 1) * alphaOf(element)];
+    context.clearRect(0, 0, 1, 1);
+    context.fillStyle = getComputedStyle(element).color;
+    context.fillRect(0, 0, 1, 1);
+    const [r, g, b, a] = context.getImageData(0, 0, 1, 1).data;
+    return [r, g, b, (a / 255) * alphaOf(element)];
   };
   cards.forEach((card, index) => {
     const origin = card.getBoundingClientRect();
@@ -80,18 +87,30 @@ const collectSamples = `(() => {
     };
     card.querySelectorAll('.shiki .line span').forEach((span) => { if (span.children.length === 0) add(span, 'token'); });
     card.querySelectorAll(':not(pre) > code').forEach((code) => add(code, 'inline code'));
-    card.querySelectorAll('.card-content-inner > p').forEach((p) => {
-      for (const node of p.childNodes) {
-        if (node.nodeType !== 3 || !node.textContent.trim()) continue;
-        const range = document.createRange();
-        range.selectNodeContents(node);
-        for (const rect of range.getClientRects()) {
-          if (rect.width < 2) continue;
-          samples.push({ card: index, kind: 'body', text: node.textContent.slice(0, 40), rgba: rgbaOf(p), fontSize: parseFloat(getComputedStyle(p).fontSize),
-            box: { x: rect.left - origin.left, y: rect.top - origin.top, width: rect.width, height: rect.height } });
-        }
+    card.querySelectorAll('.markdown-alert-title').forEach((title) => add(title, 'alert title'));
+    card.querySelectorAll('.markdown-alert > p:not(.markdown-alert-title)').forEach((body) => add(body, 'alert body'));
+    // Text nodes one line box at a time, in the colour and size of the element around them.
+    const addText = (node, kind) => {
+      if (!node.textContent.trim()) return;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) {
+        if (rect.width < 2) continue;
+        samples.push({ card: index, kind, text: node.textContent.slice(0, 40), rgba: rgbaOf(node.parentElement), fontSize: parseFloat(getComputedStyle(node.parentElement).fontSize),
+          box: { x: rect.left - origin.left, y: rect.top - origin.top, width: rect.width, height: rect.height } });
       }
+    };
+    const textNodesIn = (element) => {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      return nodes;
+    };
+    card.querySelectorAll('.card-content-inner > p').forEach((p) => {
+      for (const node of p.childNodes) if (node.nodeType === 3) addText(node, 'body');
     });
+    card.querySelectorAll('.cover-title').forEach((title) => textNodesIn(title).forEach((node) => addText(node, 'cover title')));
+    card.querySelectorAll('.cover-band, .cover-kicker, .cover-tag').forEach((keyword) => textNodesIn(keyword).forEach((node) => addText(node, 'cover keyword')));
   });
   return samples;
 })()`;
@@ -129,14 +148,20 @@ describe('contrast of text in every theme and mode', () => {
   });
   after(async () => service.close());
 
-  it('code tokens, inline code and body text meet WCAG AA against what is drawn behind them', async () => {
-    const looks = service.app.cards.themes.themes
+  const builtinLooks = () =>
+    service.app.cards.themes.themes
       .filter((theme) => theme.builtin)
       .flatMap((theme) => (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => ({ theme, mode, label: `${theme.id}${mode ? `/${mode}` : ''}` })));
-    const { html } = await renderMarkdown(codeDocument);
+
+  /**
+   * Lays out these cards in one page of the service's renderer, and measures every sample against
+   * the background captured with the text hidden; answers the text runs below AA and, per card
+   * label and kind of sample, the worst ratio found.
+   */
+  async function measure(cards: Array<{ label: string; markup: string }>): Promise<{ failures: string[]; worst: Map<string, { ratio: number; what: string }> }> {
     const scale = 1;
     const { samples, backgrounds } = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
-      const boxes = await page.layout(looks.map(({ theme, mode }) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
+      const boxes = await page.layout(cards.map((card) => card.markup).join(''));
       const samples = await page.evaluate<Sample[]>(collectSamples);
       await page.evaluate(hideText);
       const backgrounds: DecodedPng[] = [];
@@ -144,23 +169,45 @@ describe('contrast of text in every theme and mode', () => {
       await page.evaluate(`document.getElementById('hide-text').remove()`);
       return { samples, backgrounds };
     });
-
     const worst = new Map<string, { ratio: number; what: string }>();
     const failures: string[] = [];
     for (const sample of samples) {
-      const look = looks[sample.card]!.label;
+      const label = cards[sample.card]!.label;
       const background = backgroundIn(backgrounds[sample.card]!, sample.box, scale);
       const ink = over(sample.rgba, background);
       const ratio = contrastRatio(ink.map(Math.round) as Rgb, background);
       const needed = sample.fontSize >= 24 ? 3 : 4.5;
       const what = `${sample.kind} ${JSON.stringify(sample.text)} rgb(${ink.map(Math.round)}) on rgb(${background}) is ${ratio.toFixed(2)}:1`;
-      if (ratio < needed) failures.push(`${look}: ${what}`);
-      const key = `${look} ${sample.kind}`;
+      if (ratio < needed) failures.push(`${label}: ${what}`);
+      const key = `${label} ${sample.kind}`;
       if (!worst.has(key) || worst.get(key)!.ratio > ratio) worst.set(key, { ratio, what });
     }
+    return { failures, worst };
+  }
+
+  it('code tokens, inline code, body text and GitHub alerts meet WCAG AA against what is drawn behind them', async () => {
+    const looks = builtinLooks();
+    const { html } = await renderMarkdown(codeDocument);
+    const { failures, worst } = await measure(
+      looks.map(({ theme, mode, label }) => ({ label, markup: cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml: html }) })),
+    );
     if (process.env.CONTRAST_REPORT) fs.writeFileSync(process.env.CONTRAST_REPORT, [...worst].map(([key, { what }]) => `${key}: ${what}`).join('\n'));
     for (const look of looks) {
-      for (const kind of ['token', 'inline code', 'body']) assert.ok(worst.has(`${look.label} ${kind}`), `${look.label}: ${kind} measured`);
+      for (const kind of ['token', 'inline code', 'body', 'alert title', 'alert body']) assert.ok(worst.has(`${look.label} ${kind}`), `${look.label}: ${kind} measured`);
+    }
+    assert.deepEqual(failures.slice(0, 40), [], `${failures.length} text runs below WCAG AA`);
+  });
+
+  it('the title and keywords of every cover design (POST /api/generate/cover) meet WCAG AA in every theme and mode', async () => {
+    const request = { text: '高效学习的方法 Study Smarter', keywords: ['高效', '学习', 'Smarter', '复盘'], count: 3, width: 440, height: 586, format: 'png', scale: 1 } as const;
+    const designs = coverDesigns({ ...request, keywords: [...request.keywords] });
+    assert.equal(designs.length, 3);
+    const cards = builtinLooks().flatMap(({ theme, mode, label }) =>
+      designs.map((design) => ({ label: `${label} ${design.name}`, markup: cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: true, contentHtml: design.html }) })),
+    );
+    const { failures, worst } = await measure(cards);
+    for (const { label } of cards) {
+      for (const kind of ['cover title', 'cover keyword']) assert.ok(worst.has(`${label} ${kind}`), `${label}: ${kind} measured`);
     }
     assert.deepEqual(failures.slice(0, 40), [], `${failures.length} text runs below WCAG AA`);
   });

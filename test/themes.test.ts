@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { coverDesigns } from '../src/cards/cover/cover-designs.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { signatureHtml } from '../src/cards/render/creator-cards.js';
 import { projectRoot } from '../src/paths.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { textFonts, type TextFonts } from './helpers/page-inspection.js';
@@ -13,7 +15,8 @@ import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { themeAliases } from '../src/cards/themes/registry.js';
 import type { Theme } from '../src/cards/themes/theme-file.js';
 import { paperAndInk, type Area } from './helpers/contrast.js';
-import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { decodePng, differingFraction, download, pixel, type DecodedPng } from './helpers/images.js';
+import { solidPng } from './helpers/local-image-server.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 /** Theme IDs and modes of the spec's table 2.4 (themes without modes accept none). */
@@ -194,6 +197,185 @@ describe('themes', () => {
           assert.ok(fonts.every((family) => /^(Noto Sans SC|Noto Serif SC|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/.test(family)), `${theme.id}: "${text}" drawn by ${fonts}`);
         }
       }
+    });
+  });
+
+  describe('typesetting', () => {
+    /** One card per built-in theme and mode with this content and footer, laid out in one page, and `script`'s answer about them. */
+    async function inspect<T>(contentHtml: string, footerHtml: string, script: string, pageLabel?: string): Promise<T> {
+      const cards = service.app.cards.themes.themes
+        .filter((theme) => theme.builtin)
+        .flatMap((theme) =>
+          (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml, footerHtml, pageLabel })),
+        );
+      return service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cards.join(''));
+        return page.evaluate<T>(script);
+      });
+    }
+
+    it('never slants CJK glyphs synthetically: in emphasis, in quotes and titles a theme sets in italics, in mixed-script blocks, covers and footers', async () => {
+      const { html } = await renderMarkdown(
+        [
+          '> [!NOTE]\n> 这是一条提示 with some English words around it.',
+          '> 引用 A quotation mostly in English with 中文 in it, *italic Latin* too.',
+          '# 标题 A Mixed Title 混合',
+          'Latin *italic Latin* and *强调* and <i>日本語テキスト</i> and *한국어*.',
+        ].join('\n\n'),
+      );
+      const [cover] = coverDesigns({ text: '高效学习 Study Smarter Every Day', keywords: [], count: 1, width: 440, height: 586, format: 'png', scale: 1 });
+      const footer = signatureHtml({ author: '码农阿杰 Ajie', handle: '@ajie.dev', signature: true });
+      const { slanted, latin } = await inspect<{ slanted: string[]; latin: string[] }>(
+        html + cover!.html,
+        footer,
+        `(() => {
+          const slanted = [];
+          const latin = [];
+          for (const card of document.getElementById('cards').children) {
+            const walker = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+            while (walker.nextNode()) {
+              const text = walker.currentNode.textContent;
+              const style = getComputedStyle(walker.currentNode.parentElement);
+              // Italic asked for, and allowed to be faked: a CJK face (which has no italic) would be slanted.
+              const faked = style.fontStyle !== 'normal' && style.fontSynthesisStyle !== 'none';
+              if (faked && /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u.test(text)) slanted.push(card.className.split(' ')[2] + ': ' + text.slice(0, 24));
+              // Latin emphasis a theme sets in italics may still be slanted when its face has no italic.
+              if (walker.currentNode.parentElement.matches('p > em') && text === 'italic Latin' && style.fontStyle !== 'normal') latin.push(style.fontSynthesisStyle);
+            }
+          }
+          return { slanted, latin };
+        })()`,
+      );
+      assert.deepEqual(slanted, []);
+      assert.ok(latin.length > 20 && latin.every((synthesis) => synthesis !== 'none'), `Latin emphasis stays italic: ${latin}`);
+    });
+
+    it('keeps inline images in their line: a row of badges stays a row, an icon in a sentence is the height of its line, an image alone is a block', async () => {
+      const png = (rgb: [number, number, number], width: number, height: number) => `data:image/png;base64,${solidPng(width, height, rgb).toString('base64')}`;
+      const badges = [png([220, 30, 30], 90, 20), png([30, 160, 30], 100, 20), png([30, 30, 220], 80, 20)].map((src, i) => `[![badge ${i}](${src})](https://example.com/${i})`).join(' ');
+      const { html } = await renderMarkdown([badges, `Press the ![gear](${png([240, 140, 0], 64, 64)}) icon to open the settings.`, `![photo](${png([150, 0, 150], 300, 150)})`].join('\n\n'));
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            const [row, sentence, alone] = card.querySelectorAll('.card-content-inner > p');
+            const tops = [...row.querySelectorAll('img')].map((img) => Math.round(img.getBoundingClientRect().top));
+            if (tops.length !== 3 || new Set(tops).size !== 1) problems.push(theme + ': badges at ' + tops);
+            const icon = sentence.querySelector('img').getBoundingClientRect();
+            const lineHeight = parseFloat(getComputedStyle(sentence).lineHeight);
+            const text = document.createRange();
+            text.selectNodeContents(sentence.firstChild);
+            const words = text.getClientRects()[0];
+            if (icon.height > lineHeight || icon.top > words.bottom || icon.bottom < words.top || icon.left < words.right) problems.push(theme + ': icon ' + icon.width + 'x' + icon.height + ' at ' + icon.top + ' beside words at ' + words.top + ', line ' + lineHeight);
+            const photo = alone.querySelector('img');
+            if (getComputedStyle(photo).display !== 'block' || photo.getBoundingClientRect().width < 200) problems.push(theme + ': the photo alone is ' + getComputedStyle(photo).display);
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
+
+    it('draws the badges of a README in a row in the card image', async () => {
+      const colours: Array<[number, number, number]> = [[220, 30, 30], [30, 160, 30], [30, 30, 220]];
+      const markdown = colours.map((rgb, i) => `[![badge ${i}](data:image/png;base64,${solidPng(90, 20, rgb).toString('base64')})](https://example.com/${i})`).join(' ');
+      for (const theme of ['notebook', 'cyberpunk', 'art-deco']) {
+        const card = await render({ theme, markdown, scale: 1 });
+        const rowsOf = colours.map((rgb) => {
+          const rows = new Set<number>();
+          for (let y = 0; y < card.height; y++) for (let x = 0; x < card.width; x++) if (pixel(card, x, y).every((v, i) => Math.abs(v - rgb[i]!) < 12)) rows.add(y);
+          return rows;
+        });
+        for (const rows of rowsOf) assert.ok(rows.size >= 15 && rows.size <= 22, `${theme}: a badge ${rows.size} px tall`);
+        const [first, ...others] = rowsOf.map((rows) => Math.min(...rows));
+        for (const top of others) assert.ok(Math.abs(top - first!) <= 1, `${theme}: badges start at rows ${first} and ${top}`);
+      }
+    });
+
+    it('ends an alt text too long for its line in an ellipsis, never cuts it through a letter', async () => {
+      const { html } = await renderMarkdown(
+        '[![A very long badge description that will never fit on one line of any card at all](https://nowhere.invalid/a.svg)](https://a) [![中文徽章说明文字很长很长很长很长很长很长很长很长很长很长很长很长](https://nowhere.invalid/b.svg)](https://b)',
+      );
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            for (const chip of card.querySelectorAll('.image-placeholder')) {
+              const style = getComputedStyle(chip);
+              const cut = chip.scrollWidth > chip.clientWidth + 1;
+              // text-overflow draws its ellipsis only in a block container (not in a flex or grid box).
+              const ellipsis = style.textOverflow === 'ellipsis' && /^(block|inline-block|list-item|table-cell)$/.test(style.display);
+              if (cut && !ellipsis) problems.push(card.className.split(' ')[2] + ': ' + chip.textContent.slice(0, 20) + ' cut in a ' + style.display + ' box');
+              if (chip.getBoundingClientRect().right > card.querySelector('.card-content-inner').getBoundingClientRect().right + 1) problems.push(card.className.split(' ')[2] + ': a chip runs off the content');
+            }
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
+
+    it('fits the footer: a short signature whole, in the case it was written, and the page label on one line', async () => {
+      const footer = signatureHtml({ author: '码农阿杰', handle: '@ajie.dev', signature: true });
+      const problems = await inspect<string[]>(
+        '<p>正文</p>',
+        footer,
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            for (const part of card.querySelectorAll('.card-footer .author-name, .card-footer .author-handle')) {
+              if (part.scrollWidth > part.clientWidth + 1) problems.push(theme + ': ' + part.textContent + ' cut to ' + part.clientWidth + ' of ' + part.scrollWidth + ' px');
+              if (getComputedStyle(part).textTransform !== 'none') problems.push(theme + ': ' + part.textContent + ' set in ' + getComputedStyle(part).textTransform);
+            }
+            const page = card.querySelector('.card-footer .page');
+            const lines = new Set([...page.getClientRects()].map((rect) => Math.round(rect.top)));
+            const range = document.createRange();
+            range.selectNodeContents(page);
+            const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+            if (tops.size > 1 || lines.size > 1) problems.push(theme + ': page label "' + page.textContent + '" on ' + Math.max(tops.size, lines.size) + ' lines');
+          }
+          return problems;
+        })()`,
+        '1/3',
+      );
+      assert.deepEqual(problems, []);
+    });
+
+    it('never wraps box drawings or aligned console output: each line stays one row, its type scaled to fit the block', async () => {
+      const table = ['┌──────────┬──────────┬──────────┬──────────┬──────────┐', '│ Name     │ Version  │ License  │ Size     │ Updated  │', '└──────────┴──────────┴──────────┴──────────┴──────────┘'];
+      const listing = ['drwxr-xr-x  2 root root  4096 Nov 25 23:45 node_modules', '-rw-r--r--  1 root root 12034 Nov 25 23:45 package-lock.json-with-a-longer-name'];
+      const { html } = await renderMarkdown(['```', ...table, '```', '', '```console', ...listing, '```', '', '```js', 'const ordinary = "code that is too long for the card still wraps at punctuation, like this";', '```'].join('\n'));
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            const [box, console, ordinary] = card.querySelectorAll('pre');
+            for (const pre of [box, console]) {
+              const content = pre.getBoundingClientRect();
+              for (const line of pre.querySelectorAll('.line')) {
+                const rows = new Set([...line.getClientRects()].map((rect) => Math.round(rect.top)));
+                const range = document.createRange();
+                range.selectNodeContents(line);
+                const textRows = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+                if (textRows.size > 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" wrapped onto ' + textRows.size + ' rows');
+                if (range.getBoundingClientRect().right > content.right + 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" runs ' + Math.round(range.getBoundingClientRect().right - content.right) + ' px past its block');
+              }
+            }
+            if (ordinary.querySelector('.line').getClientRects().length < 1 || ordinary.querySelector('.line').getBoundingClientRect().height < 40) problems.push(theme + ': ordinary code no longer wraps');
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
     });
   });
 });

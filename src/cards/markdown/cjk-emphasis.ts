@@ -4,8 +4,7 @@
 // themes/_base.css draws upright with emphasis dots (Latin words around it stay italic).
 import type { Element, ElementContent, Root } from 'hast';
 import { visit } from 'unist-util-visit';
-
-const cjkRun = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef\u30fc]+)/u;
+import { spanCjkRuns } from './cjk-upright.js';
 
 export function rehypeCjkEmphasis() {
   return (tree: Root) => {
@@ -21,15 +20,7 @@ function wrapRuns(node: ElementContent): ElementContent[] {
     if (node.tagName !== 'code' && !isCjkEm(node)) node.children = node.children.flatMap(wrapRuns);
     return [node];
   }
-  if (node.type !== 'text' || !cjkRun.test(node.value)) return [node];
-  return node.value
-    .split(cjkRun)
-    .filter(Boolean)
-    .map((piece): ElementContent =>
-      cjkRun.test(piece)
-        ? { type: 'element', tagName: 'span', properties: { className: ['cjk-em'] }, children: [{ type: 'text', value: piece }] }
-        : { type: 'text', value: piece },
-    );
+  return node.type === 'text' ? spanCjkRuns(node.value, 'cjk-em') : [node];
 }
 
 const isCjkEm = (node: Element) => Array.isArray(node.properties.className) && node.properties.className.includes('cjk-em');

@@ -9,7 +9,7 @@ import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
 import { visit } from 'unist-util-visit';
 import { readableReplacements } from './code-colours.js';
-import { addCodeBreakPoints, markLineIndents } from './code-wrap.js';
+import { addCodeBreakPoints, alignedLineWidth, markLineIndents } from './code-wrap.js';
 import type { VFile } from 'vfile';
 import { checkHighlightList, highlightList } from './document-limits.js';
 import { reportProgress } from './progress.js';
@@ -108,8 +108,11 @@ async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedS
   const meta = parseCodeMeta(typeof code.properties.dataMeta === 'string' ? code.properties.dataMeta : '');
   const source = textOf(code).replace(/\n$/, '');
   const highlighted = highlight(highlighter, colorReplacements, source, language?.id ?? 'text');
-  markLineIndents(highlighted);
-  addCodeBreakPoints(highlighted);
+  const alignedWidth = alignedLineWidth(source);
+  if (alignedWidth === undefined) {
+    markLineIndents(highlighted);
+    addCodeBreakPoints(highlighted);
+  }
 
   const lines = highlighted.children.filter((child): child is Element => child.type === 'element');
   lines.forEach((line, position) => {
@@ -117,7 +120,11 @@ async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedS
     delete line.properties.class;
     line.properties.className = ['line', 'highlighted'];
   });
-  const preClasses = ['shiki', ...(meta.lineNumbersFrom !== undefined ? ['line-numbers'] : [])];
+  const preClasses = ['shiki', ...(meta.lineNumbersFrom !== undefined ? ['line-numbers'] : []), ...(alignedWidth !== undefined ? ['code-aligned'] : [])];
+  const styles = [
+    ...(meta.lineNumbersFrom !== undefined && meta.lineNumbersFrom !== 1 ? [`--line-start: ${meta.lineNumbersFrom - 1}`] : []),
+    ...(alignedWidth !== undefined ? [`--code-line-ems: ${alignedWidth}`] : []),
+  ];
   const header: ElementContent[] = [
     span('code-dots', [span('code-dot'), span('code-dot'), span('code-dot')]),
     ...(meta.title ? [span('code-title', [{ type: 'text', value: meta.title }])] : []),
@@ -131,7 +138,7 @@ async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedS
     properties: {
       className: ['code-block', ...preClasses],
       ...(language ? { dataLanguage: language.id } : {}),
-      ...(meta.lineNumbersFrom !== undefined && meta.lineNumbersFrom !== 1 ? { style: `--line-start: ${meta.lineNumbersFrom - 1}` } : {}),
+      ...(styles.length > 0 ? { style: styles.join('; ') } : {}),
     },
     children: [
       { type: 'element', tagName: 'div', properties: { className: ['code-header'] }, children: header },

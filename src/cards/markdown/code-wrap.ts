@@ -1,8 +1,35 @@
-// Where a long code line may wrap. The browser breaks code only at spaces, then anywhere (themes/
+// Where a long code line may wrap, and which blocks never wrap. The browser breaks code only at spaces, then anywhere (themes/
 // _base.css); a line like `text.split(/\s+/).map(Number).filter(isValid)` has no space, so it would
 // be cut in the middle of an identifier. A <wbr> after punctuation that ends a piece of an
 // expression (`.`, `,`, `(`, `=`, …) lets it wrap there first, the way an editor wraps code.
 import type { Element, ElementContent } from 'hast';
+
+/** Box drawing (┌─┬─┐ tables, tree views) and block elements. */
+const boxDrawing = /[\u2500-\u259f]/;
+/** A line of `ls -l`: type and permission bits, then its columns. */
+const longListing = /^[-dlcbps][rwxsStT-]{9}[.+@]?\s/;
+/** Columns set apart by runs of spaces inside a line (tables printed by a program). */
+const spacedColumns = /\S {2,}\S/;
+/** Characters drawn 1 em wide: CJK, and box drawing, which the bundled monospaced face lacks and a CJK face draws. */
+const fullWidth = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60\u2500-\u259f]/u;
+
+/**
+ * The width in em of the widest line, when the block is laid out in aligned columns (console
+ * output, box drawings): wrapping such a line moves its cells under the wrong column and breaks
+ * its frame, so the block is drawn unwrapped and its type scaled to fit (themes/_base.css,
+ * pre.code-aligned). Undefined for other code, which wraps.
+ */
+export function alignedLineWidth(source: string): number | undefined {
+  const lines = source.split('\n').filter((line) => line.trim() !== '');
+  const aligned =
+    boxDrawing.test(source) ||
+    lines.filter((line) => longListing.test(line)).length >= 2 ||
+    (lines.length >= 3 && lines.filter((line) => spacedColumns.test(line.trim())).length * 2 >= lines.length);
+  if (!aligned) return undefined;
+  // JetBrains Mono advances 0.6 em a character.
+  const ems = Math.max(...lines.map((line) => [...line.replace(/\t/g, '        ')].reduce((sum, char) => sum + (fullWidth.test(char) ? 1 : 0.6), 0)));
+  return Math.ceil(ems * 100) / 100;
+}
 
 /** Punctuation after which a line may wrap when a word, string or bracket follows (not inside `&&`, `=>`, `::`). */
 const breakAfter = /([.,;:([{=&|/>+\-*?](?=[\p{L}\p{N}_$@#"'`([{!]))/u;

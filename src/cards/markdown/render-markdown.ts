@@ -4,7 +4,7 @@
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
 //   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, hashtag chips, fetched images
-//   → placeholders for images that could not be fetched → attributes for themes.
+//   → placeholders for images that could not be fetched → images marked block or inline → attributes for themes.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
@@ -13,6 +13,7 @@ import remarkCjkFriendlyGfmStrikethrough from 'remark-cjk-friendly-gfm-strikethr
 import remarkFlexibleMarkers from 'remark-flexible-markers';
 import remarkGemoji from 'remark-gemoji';
 import remarkGfm from 'remark-gfm';
+import { remarkAlert } from 'remark-github-blockquote-alert';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
@@ -25,10 +26,12 @@ import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
+import { rehypeUprightCjkRuns } from './cjk-upright.js';
 import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
+import { rehypeImageLayout } from './image-layout.js';
 import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
 import { rehypeMath } from './math.js';
@@ -52,6 +55,9 @@ const markdownFeatures: PluggableList = [
   // `==text==` → <mark>.
   remarkFlexibleMarkers,
   remarkGemoji,
+  // GitHub alerts (`> [!NOTE]`, TIP, IMPORTANT, WARNING, CAUTION) → div.markdown-alert with a
+  // title (octicon + label); themes colour them (themes/_base.css, docs/themes.md).
+  remarkAlert,
   remarkKeepCodeMeta,
   remarkJoinCjkLines,
 ];
@@ -71,11 +77,14 @@ const htmlSteps: PluggableList = [
   rehypeHashtags,
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
+  rehypeImageLayout,
   rehypeAnnotateForThemes,
   rehypeTextDirection,
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
   rehypeMarkCjkBlocks,
+  // After the blocks are marked: only blocks mostly in another script need their CJK runs marked.
+  rehypeUprightCjkRuns,
   rehypeKeepThaiRepetitionMark,
   rehypeMarkBlankDocument,
   rehypeStringify,
