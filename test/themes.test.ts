@@ -347,7 +347,7 @@ describe('themes', () => {
       assert.deepEqual(problems, []);
     });
 
-    it('never wraps box drawings or aligned console output: each line stays one row, its type scaled to fit the block', async () => {
+    it('never wraps box drawings or aligned console output: each line stays one row, its type scaled to fit the block, its columns aligned', async () => {
       const table = ['┌──────────┬──────────┬──────────┬──────────┬──────────┐', '│ Name     │ Version  │ License  │ Size     │ Updated  │', '└──────────┴──────────┴──────────┴──────────┴──────────┘'];
       const listing = ['drwxr-xr-x  2 root root  4096 Nov 25 23:45 node_modules', '-rw-r--r--  1 root root 12034 Nov 25 23:45 package-lock.json-with-a-longer-name'];
       const { html } = await renderMarkdown(['```', ...table, '```', '', '```console', ...listing, '```', '', '```js', 'const ordinary = "code that is too long for the card still wraps at punctuation, like this";', '```'].join('\n'));
@@ -371,6 +371,14 @@ describe('themes', () => {
               }
             }
             if (ordinary.querySelector('.line').getClientRects().length < 1 || ordinary.querySelector('.line').getBoundingClientRect().height < 40) problems.push(theme + ': ordinary code no longer wraps');
+            // The table's columns line up: its rows of box drawings and of letters, all as many
+            // characters long, are as wide as each other (a monospace face with box drawings).
+            const widths = [...box.querySelectorAll('.line')].map((line) => {
+              const range = document.createRange();
+              range.selectNodeContents(line);
+              return range.getBoundingClientRect().width;
+            });
+            if (Math.max(...widths) > Math.min(...widths) * 1.01) problems.push(theme + ': the rows of the box table are ' + widths.map(Math.round).join(', ') + ' px wide');
           }
           return problems;
         })()`,

@@ -134,6 +134,10 @@ const bundledFonts: BundledFont[] = [
     range: 'U+2100-23FF, U+2460-27BF, U+27C0-2BFF',
   },
   { id: 'jetbrains-mono', pkg: '@fontsource/jetbrains-mono', files: ['400.css', '700.css'] },
+  // Box drawing and block elements in code (┌─┬─┐ tables of console output), which JetBrains Mono's
+  // subsets leave out: a proportional or CJK face would draw them 1 em wide and break the columns.
+  // DejaVu Sans Mono's cells are 0.602 em, JetBrains Mono's 0.6. Loaded only by a card that draws one.
+  { id: 'dejavu-mono', pkg: '@fontsource/dejavu-mono', files: ['400.css', '700.css'], range: 'U+2500-259F' },
   // Latin display faces; CJK text in them falls through to the CJK faces of the same stack.
   { id: 'playfair-display', pkg: '@fontsource/playfair-display', files: ['400.css', '700.css', '400-italic.css'] },
   { id: 'comic-neue', pkg: '@fontsource/comic-neue', files: ['400.css', '700.css', '400-italic.css'] },
