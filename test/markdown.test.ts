@@ -77,7 +77,7 @@ describe('Markdown features in HTML', () => {
     for (const kind of kinds) {
       const lower = kind.toLowerCase();
       const alert = new RegExp(
-        `<div class="markdown-alert markdown-alert-${lower}"[^>]*>\\s*<p class="markdown-alert-title"[^>]*><svg class="octicon" viewBox="0 0 16 16"[^>]*><path d="M[^"]+"></path></svg>${kind}</p>\\s*<p[^>]*>正文 body of the ${lower}.</p>\\s*</div>`,
+        `<div class="markdown-alert markdown-alert-${lower}"[^>]*>\\s*<p class="markdown-alert-title"[^>]*><svg class="octicon" viewBox="0 0 16 16"[^>]*><path d="M[^"]+"></path></svg>${kind}</p>\\s*<p[^>]*><span class="cjk-upright">正文</span> body of the ${lower}.</p>\\s*</div>`,
       );
       assert.match(html, alert, kind);
     }
@@ -87,12 +87,15 @@ describe('Markdown features in HTML', () => {
     assert.doesNotMatch(quotes, /markdown-alert/);
   });
 
-  it('keeps only the drawing of an svg written in raw HTML: its paths, never scripts, links, embedded HTML or handlers', async () => {
-    const { html } = await renderMarkdown(
-      '<svg onload="alert(1)" width="20"><script>alert(2)</script><a href="javascript:alert(3)"><path d="M0 0h4v4z" onclick="alert(4)"/></a><use href="#x"/><foreignObject><iframe src="https://example.com"></iframe></foreignObject><animate attributeName="href"/></svg>',
-    );
-    assert.match(html, /<svg width="20"><a><path d="M0 0h4v4z"><\/path><\/a><\/svg>/);
-    assert.doesNotMatch(html, /onload|onclick|script|javascript|href|<use|foreignObject|iframe|animate/i);
+  it('keeps no svg written in raw HTML, nor anything in it that could run, fetch or embed; an alert quoting one gets only its own icon', async () => {
+    const svg =
+      '<svg onload="alert(1)" width="20"><script>alert(2)</script><a href="javascript:alert(3)"><path d="M0 0h4v4z" onclick="alert(4)"/></a><use href="#x"/><foreignObject><iframe src="https://example.com"></iframe></foreignObject><animate attributeName="href"/></svg>';
+    const { html } = await renderMarkdown(svg);
+    assert.doesNotMatch(html, /<svg|<path|onload|onclick|script|javascript|href|<use|foreignObject|iframe|animate/i);
+    const { html: alert } = await renderMarkdown(`> [!NOTE]\n> ${svg}`);
+    assert.equal((alert.match(/<svg/g) ?? []).length, 1, alert);
+    assert.match(alert, /<svg class="octicon"[^>]*><path d="M[^"]+"><\/path><\/svg>NOTE/);
+    assert.doesNotMatch(alert, /M0 0h4v4z|onload|onclick|script|javascript|href|<use|foreignObject|iframe|animate/i);
   });
 
   it('points every KaTeX font at a file the renderer serves', () => {

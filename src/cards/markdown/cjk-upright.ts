@@ -9,11 +9,11 @@ import type { Element, ElementContent, Root } from 'hast';
 
 const cjkRun = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef\u30fc]+)/u;
 
-/** Code, math and drawings are never italicised by themes; CJK emphasis has its own span (cjk-emphasis.ts). */
+/** Code, math and drawings are never italicised by themes; CJK emphasis has its own span (cjk-emphasis.ts), and a hashtag chip is one word drawn upright whole. */
 const leftAlone = new Set(['code', 'pre', 'kbd', 'samp', 'svg', 'math', 'script', 'style']);
 const classes = (node: Element) => (Array.isArray(node.properties.className) ? node.properties.className.map(String) : []);
 const isCovered = (node: Element) =>
-  leftAlone.has(node.tagName) || node.properties.dataCjk !== undefined || classes(node).some((name) => name === 'cjk-em' || name === 'cjk-upright' || name.startsWith('katex'));
+  leftAlone.has(node.tagName) || node.properties.dataCjk !== undefined || classes(node).some((name) => name === 'cjk-em' || name === 'cjk-upright' || name === 'hashtag' || name.startsWith('katex'));
 
 export function rehypeUprightCjkRuns() {
   return (tree: Root) => {

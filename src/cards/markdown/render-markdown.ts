@@ -21,6 +21,7 @@ import { unified, type PluggableList } from 'unified';
 import { VFile } from 'vfile';
 import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { defaultMarkdown } from '../request/schema.js';
+import { rehypeAlertIcons } from './alert-icons.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
@@ -69,6 +70,7 @@ const htmlSteps: PluggableList = [
   rehypeRaw,
   rehypeDepthLimit,
   [rehypeSanitize, sanitizeSchema],
+  rehypeAlertIcons,
   rehypeCleanInlineStyles,
   rehypeMath,
   // Before the code blocks: a diagram that cannot be drawn leaves its source as a code block.

@@ -1,9 +1,8 @@
 // What raw HTML inside Markdown may keep. Starts from GitHub's rules (hast-util-sanitize's default:
 // no script, style element, event handler, frame, object, embed, form, input other than a disabled
 // checkbox, base, meta or link) and allows what card authors need for looks: inline `style`,
-// <mark>, <u>, <span>, <small>, <center>, and class names; and the icon of a GitHub alert: an
-// <svg> holding only <path d>, the shapes remark-github-blockquote-alert draws (no <use>, link,
-// <foreignObject>, script, animation or style, so an svg cannot fetch, run or embed anything).
+// <mark>, <u>, <span>, <small>, <center>, and class names. No <svg>: a GitHub alert's icon is
+// added after sanitizing (alert-icons.ts).
 // Pages that show user content run with JavaScript off and no network, so `style` cannot fetch or
 // execute anything; the sanitizer is still the first wall, not the only one (see clean-inline-styles.ts).
 import { defaultSchema } from 'rehype-sanitize';
@@ -18,7 +17,7 @@ const { source: _source, ...baseAttributes } = base.attributes ?? {};
 
 export const sanitizeSchema: SanitizeSchema = {
   ...base,
-  tagNames: [...(base.tagNames ?? []).filter((name) => name !== 'source'), 'mark', 'u', 'span', 'small', 'center', 'svg', 'path'],
+  tagNames: [...(base.tagNames ?? []).filter((name) => name !== 'source'), 'mark', 'u', 'span', 'small', 'center'],
   attributes: {
     ...baseAttributes,
     '*': [...(base.attributes?.['*'] ?? []), 'style', 'className'],
@@ -26,8 +25,6 @@ export const sanitizeSchema: SanitizeSchema = {
     // The fence's meta string (title, line numbers) is read by the code block step after sanitizing.
     code: [['className', /^language-./, 'math-inline', 'math-display'], 'dataMeta'],
     span: ['className', 'style'],
-    svg: [['className', 'octicon'], 'viewBox', 'width', 'height', 'ariaHidden'],
-    path: ['d'],
   },
   // These elements go with their content: a <style> block's CSS would otherwise show up as text.
   strip: ['script', 'style'],
