@@ -41,6 +41,50 @@ describe('POST /api/generate', () => {
     assert.ok(distinctColours(png) > 50, 'the card has text and decoration, not a blank page');
   });
 
+  it('gives every card its alt text: what it shows in reading order, code by its language, pictures by their alt; a PNG carries it', async () => {
+    const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const markdown = [
+      '# 五个专注习惯 Five habits',
+      'Write down **the one task** that matters today.',
+      '```ts\nconst focus = () => 25 * 60;\n```',
+      '| habit | minutes |\n|---|---|\n| plan | 5 |',
+      `![a sunrise over the sea](${pixel})`,
+      'Energy: $E = mc^2$',
+    ].join('\n\n');
+    const { status, json } = await service.generate({ markdown });
+    assert.equal(status, 200, JSON.stringify(json));
+    const [image] = json.images;
+    assert.equal(
+      image.alt,
+      ['五个专注习惯 Five habits', 'Write down the one task that matters today.', 'Code (TypeScript).', 'habit · minutes', 'plan · 5', 'a sunrise over the sea', 'Energy: (formula)'].join('\n'),
+    );
+    // The PNG's own Description (iTXt) says the same.
+    const { bytes } = await download(image.url);
+    assert.equal(pngText(bytes, 'Description'), image.alt);
+
+    // A real README split into cards: each card has its own share, none longer than 1,000 characters.
+    const readme = fs.readFileSync(path.join('node_modules', 'markdown-it', 'README.md'), 'utf8');
+    const split = await service.generate({ markdown: readme, splitMode: 'autoSplit' });
+    assert.equal(split.status, 200, JSON.stringify(split.json));
+    const alts: string[] = split.json.images.map((card: { alt: string }) => card.alt);
+    assert.ok(alts.length > 2, `${alts.length} cards`);
+    for (const alt of alts) assert.ok(alt.length > 0 && alt.length <= 1000, `an alt text of ${alt.length} characters`);
+    assert.match(alts[0]!, /^markdown-it/);
+    // Every section heading of the README is read, in the README's order.
+    const all = alts.join('\n');
+    let from = 0;
+    for (const [, heading] of readme.matchAll(/^## (.+)$/gm)) {
+      const at = all.indexOf(`\n${heading!.trim()}\n`, from);
+      assert.ok(at >= from, `the heading "${heading}" is not read where it stands`);
+      from = at;
+    }
+
+    // A PDF has every page's, one after the other.
+    const pdf = await service.generate({ markdown: readme, splitMode: 'autoSplit', format: 'pdf' });
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.json.images[0].alt, alts.join('\n\n'));
+  });
+
   it('gives every image an unguessable, distinct name', async () => {
     const names = await Promise.all([1, 2, 3].map(async (n) => (await service.generate({ markdown: `# Card ${n}` })).json.images[0].fileName));
     assert.equal(new Set(names).size, 3);
@@ -311,3 +355,21 @@ describe('request deadline', () => {
     assert.deepEqual(files, [], 'a timed-out request stores nothing');
   });
 });
+
+/** The text of a PNG's iTXt chunk with this keyword, or undefined. */
+function pngText(png: Buffer, keyword: string): string | undefined {
+  for (let offset = 8; offset < png.length; ) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    const data = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'iTXt' && data.toString('latin1', 0, keyword.length + 1) === `${keyword}\0`) {
+      // keyword NUL, compression flag, method, language NUL, translated keyword NUL, then the text.
+      let position = keyword.length + 3;
+      position = data.indexOf(0, position) + 1;
+      position = data.indexOf(0, position) + 1;
+      return data.toString('utf8', position);
+    }
+    offset += 12 + length;
+  }
+  return undefined;
+}

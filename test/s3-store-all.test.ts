@@ -23,7 +23,7 @@ function cards(count: number): ImageToStore[] {
     const png = new PNG({ width: 40, height: 30 });
     png.data.fill(index * 20);
     for (let alpha = 3; alpha < png.data.length; alpha += 4) png.data[alpha] = 255;
-    return { data: PNG.sync.write(png), format: 'png', width: 40, height: 30 };
+    return { data: PNG.sync.write(png), format: 'png', width: 40, height: 30, alt: `Card ${index + 1}` };
   });
 }
 

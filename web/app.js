@@ -540,8 +540,15 @@ function resultItem(image, index, total) {
     h('a', { class: 'image-link', href: image.url, target: '_blank', rel: 'noopener' },
       isPdf
         ? h('span', { class: 'pdf-item' }, t('PDF document'))
-        : h('img', { src: image.url, alt: t('Card {index} of {total}', { index: index + 1, total }), width: String(image.width), height: String(image.height), loading: 'lazy' })),
+        : h('img', { src: image.url, alt: image.alt || t('Card {index} of {total}', { index: index + 1, total }), width: String(image.width), height: String(image.height), loading: 'lazy' })),
     h('span', { class: 'result-meta' }, h('span', {}, `${image.width}×${image.height}`), h('span', {}, formatBytes(image.bytes))),
+    // The text to paste into a post's alt field (Instagram, X, Mastodon, Bluesky take one per image).
+    image.alt
+      ? h('details', { class: 'result-alt' },
+          h('summary', {}, t('Alt text')),
+          h('p', { class: 'result-alt-text' }, image.alt),
+          h('button', { type: 'button', class: 'copy-alt', onclick: () => copy(image.alt, 'Alt text') }, t('Copy alt text')))
+      : null,
     h('span', { class: 'result-actions' },
       h('a', { href: image.url, download: name, onclick: (event) => downloadImage(event, image.url, name) }, t('Download')),
       h('a', { href: image.url, target: '_blank', rel: 'noopener' }, t('Open'))));

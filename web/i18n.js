@@ -114,6 +114,8 @@ const zh = {
   '{count} images in {seconds} s. Links are public.': '{count} 张图片，用时 {seconds} 秒。链接可公开访问。',
   'Card {index} of {total}': '第 {index} 张，共 {total} 张',
   Download: '下载',
+  'Alt text': '替代文字',
+  'Copy alt text': '复制替代文字',
   Open: '打开',
   'PDF document': 'PDF 文档',
   'Download all (ZIP)': '全部下载（ZIP）',

@@ -34,6 +34,10 @@ export const ImageSchema = Type.Object(
     height: Type.Integer({ description: 'image height in pixels' }),
     size: Type.Number({ description: "kilobytes (1,024 bytes) with two decimals, as MD2Card reports an image's size" }),
     bytes: Type.Integer({ description: 'the exact size in bytes' }),
+    alt: Type.String({
+      description:
+        'what the card shows, as text, for the alt field of a post: its text in reading order, code blocks named by their language, pictures and diagrams by their alt text, formulas as (formula); at most 1,000 characters, cut at a word. A PDF has every page\'s, one after the other; a PNG carries it as its Description (iTXt chunk)',
+    }),
   },
   { additionalProperties: true },
 );
@@ -66,6 +70,7 @@ export const GenerateAnswer = Type.Object(
             height: 1172,
             size: 35.17,
             bytes: 36016,
+            alt: 'Five habits of focused work\nWrite down the one task that matters today.\nCode (TypeScript).',
           },
         ],
         cost: 1,

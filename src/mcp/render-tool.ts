@@ -37,7 +37,7 @@ export async function renderCards(backend: CardBackend, args: Record<string, unk
   const baseName = markdownFile ? baseNameOf(markdownFile) : `cards-${Date.now()}`;
   const { images, previewUrl, warnings } = await backend.generate(body, baseName, { outputDir, clean });
   const { content, inlinedCount, skipped } = await inlineImages(images, inlined, maxBytes);
-  const described = images.map(({ url, fileName, width, height, size, bytes }, index) => ({ url, fileName, width, height, size, bytes, inlined: index < inlinedCount }));
+  const described = images.map(({ url, fileName, width, height, size, bytes, alt }, index) => ({ url, fileName, width, height, size, bytes, alt, inlined: index < inlinedCount }));
   const note = skipped > 0 ? `${skipped} image(s) past inlineMaxBytes (${maxBytes} bytes) are given by URL only.` : undefined;
   // The API's answer shape (MD2Card's fields: success, size in KB, cost, previewUrl), so an agent
   // that knows MD2Card's tool reads it unchanged.

@@ -21,7 +21,7 @@ export interface StandInCards {
 }
 
 export function storedImage(index: number): StoredImage {
-  return { url: `http://127.0.0.1/screenshots/card-${index}.png`, fileName: `card-${index}.png`, width: 440, height: 586, size: 12.5, bytes: 12_800 };
+  return { url: `http://127.0.0.1/screenshots/card-${index}.png`, fileName: `card-${index}.png`, width: 440, height: 586, size: 12.5, bytes: 12_800, alt: `Card ${index}` };
 }
 
 export function standInCards(): StandInCards {

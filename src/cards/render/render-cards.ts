@@ -1,5 +1,7 @@
 // Renders one request's cards on a page: lays out the card markup, captures each card, and
 // checks the images are what the request asked for.
+import { withDescription } from '../alt-text/png-description.js';
+import { readAltTexts } from '../alt-text/read-alt-text.js';
 import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { CardError } from '../errors.js';
@@ -48,6 +50,8 @@ export interface RenderedImage {
   /** Pixel size of the image; for a PDF, the size of its first page in CSS px. */
   width: number;
   height: number;
+  /** What the card shows, as text (alt-text/read-alt-text.ts); a PNG carries it too. For a PDF, every page's, one after the other. */
+  alt: string;
 }
 
 /**
@@ -63,6 +67,7 @@ export async function renderCards(
   beforeCapture?: (cards: number, devicePixels: number) => void | Promise<void>,
 ): Promise<RenderedImage[]> {
   const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content');
+  const alts = await readAltTexts(page);
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   if (request.format === 'pdf') {
     // A PDF's pages are vector, printed at their CSS size whatever the scale: its pixels are counted
@@ -71,7 +76,7 @@ export async function renderCards(
     await beforeCapture?.(boxes.length, pixels);
     const pdf = await withinStepTime(printCards(page, request, boxes), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF');
     new ByteBudget(limits, 1).add(pdf.data.length, 1);
-    return [pdf];
+    return [{ ...pdf, alt: alts.join('\n\n') }];
   }
   const format = request.format;
   const pixels = checkPixels(boxes, deviceScale, limits, request);
@@ -89,7 +94,8 @@ export async function renderCards(
     );
     bytes.add(data.length, index + 1);
     const size = imageSize(data);
-    images.push({ data, format, width: size.width ?? 0, height: size.height ?? 0 });
+    const alt = alts[index] ?? '';
+    images.push({ data: format === 'png' ? withDescription(data, alt) : data, format, width: size.width ?? 0, height: size.height ?? 0, alt });
   }
   return images;
 }
@@ -167,7 +173,7 @@ export function creatorCardsMarkup(request: CardRenderRequest, coverHtml: string
 }
 
 /** format "pdf": the cards on the page as the pages of one PDF, reported at the first card's size. */
-async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[]): Promise<RenderedImage> {
+async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[]): Promise<Omit<RenderedImage, 'alt'>> {
   const fontScale = request.fontScale ?? 1;
   const data = await page.printCards(fontScale);
   const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };

@@ -24,6 +24,8 @@ export interface StoredImage {
   size: number;
   /** The exact size in bytes. */
   bytes: number;
+  /** What the card shows, as text, for the alt field of a post (see RenderedImage.alt). */
+  alt: string;
 }
 
 /** Another file stored with the images, in the same all-or-nothing batch (a saved request). */
@@ -41,6 +43,7 @@ export interface ImageToStore {
   format: OutputFormat;
   width: number;
   height: number;
+  alt: string;
 }
 
 export interface StoreTarget {
@@ -62,7 +65,7 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   const stored: StoredImage[] = images.map((image) => {
     const fileName = newFileName(image.format);
     const bytes = image.data.length;
-    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes };
+    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes, alt: image.alt };
   });
   const toUpload: FileToStore[] = [
     ...images.map((image, index) => ({ fileName: stored[index]!.fileName, data: image.data, contentType: contentTypeOf[image.format] })),

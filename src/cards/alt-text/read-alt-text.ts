@@ -1,0 +1,55 @@
+// Alt text for every card: what the card shows, as a screen reader or a social network's alt
+// field wants it (Instagram, X, Mastodon and Bluesky each take one per image). Read in the page
+// after layout, so a split card's text is exactly that card's share of the document. Reading
+// order; a code block is named by its language, a diagram or picture by its own alt text, a
+// formula as such; decorations, page labels and signatures are left out (they are not content).
+import type { RenderPage } from '../render/render-page.js';
+
+/** The longest alt text given, in characters (X takes 1,000; Mastodon 1,500; Bluesky 2,000). */
+export const maxAltTextLength = 1000;
+
+/** The alt text of every card on the page, in order. */
+export function readAltTexts(page: RenderPage): Promise<string[]> {
+  return page.run(altTextsInPage, maxAltTextLength);
+}
+
+/** In the page: one alt text per child of #cards. */
+function altTextsInPage(maxLength: number): string[] {
+  const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+  /** The card's content as text: a clone with code, images and formulas replaced by what they are. */
+  const textOf = (card: Element): string => {
+    const content = card.querySelector('.card-content-inner') ?? card.querySelector('.card-content');
+    if (!content) return '';
+    const clone = content.cloneNode(true) as HTMLElement;
+    for (const code of clone.querySelectorAll('pre')) {
+      const language = words(code.querySelector('.code-lang')?.textContent ?? '');
+      code.replaceWith(`\n${language ? `Code (${language})` : 'Code'}.\n`);
+    }
+    // KaTeX draws HTML only (markdown/math.ts), without its TeX source.
+    for (const formula of clone.querySelectorAll('.katex-display, .katex')) formula.replaceWith(' (formula) ');
+    for (const image of clone.querySelectorAll('img')) {
+      const alt = words(image.getAttribute('alt') ?? '');
+      image.replaceWith(alt ? ` ${alt} ` : ' ');
+    }
+    for (const hidden of clone.querySelectorAll('[aria-hidden="true"], .code-dots, style, script')) hidden.remove();
+    // A table row is one line, its cells joined.
+    for (const row of clone.querySelectorAll('tr')) row.replaceWith(`\n${Array.from(row.cells, (cell) => words(cell.textContent ?? '')).join(' · ')}\n`);
+    // Blocks end their sentence on a line of their own, as innerText would; the clone is not laid
+    // out, so block ends are marked by hand.
+    for (const block of clone.querySelectorAll('h1, h2, h3, h4, h5, h6, p, li, blockquote, dt, dd, figcaption, div')) block.append('\n');
+    return clone.textContent ?? '';
+  };
+  const trim = (text: string): string => {
+    if (text.length <= maxLength) return text;
+    const cut = text.slice(0, maxLength - 1);
+    const lastSpace = cut.lastIndexOf(' ');
+    return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
+  };
+  return Array.from(document.getElementById('cards')!.children, (card) => {
+    const lines = textOf(card)
+      .split('\n')
+      .map(words)
+      .filter(Boolean);
+    return trim(lines.join('\n'));
+  });
+}
