@@ -38,6 +38,7 @@ describe('HTTP routes around a stand-in core', () => {
     core.answer.generate = undefined;
     core.answer.preview = undefined;
     core.answer.chargeImages = 0;
+    core.answer.previewHeld = undefined;
     Object.assign(core.pool, { browserUp: true, queueFull: false, isDraining: false });
   });
 
@@ -133,6 +134,39 @@ describe('HTTP routes around a stand-in core', () => {
     // Another address has a budget of its own.
     core.answer.chargeImages = 0;
     assert.equal((await preview('127.0.0.10')).statusCode, 200);
+  });
+
+  it('takes previews in turns per client: one running per address, two waiting behind it, more refused; other addresses go through meanwhile', async () => {
+    // Previews of one address are held in the core until released, in the order they reached it.
+    const held: Array<{ markdown: string; release: () => void }> = [];
+    core.answer.previewHeld = (request) => new Promise<void>((release) => held.push({ markdown: request.markdown, release }));
+    const preview = (ip: string, markdown: string) => server.inject({ method: 'POST', url: '/api/preview', remoteAddress: ip, payload: { markdown } });
+    const answers = ['one', 'two', 'three'].map((markdown) => preview('127.0.0.20', markdown));
+    while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    // The fourth at once is refused: one running and two waiting are the most one address may have.
+    const fourth = await preview('127.0.0.20', 'four');
+    assert.equal(fourth.statusCode, 429);
+    assert.equal(fourth.json().error, 'rate_limited');
+    assert.match(fourth.json().message, /already has 3 previews in progress or waiting/);
+    assert.equal(fourth.headers['retry-after'], '1');
+    assert.equal(held.length, 1, 'only the first preview of the address reached the core');
+    // Another address is not held behind them.
+    const other = preview('127.0.0.21', 'other');
+    while (held.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    held[1]!.release();
+    assert.equal((await other).statusCode, 200);
+    // The address's previews reach the core one after the other, in the order they came.
+    for (const expected of ['one', 'two', 'three']) {
+      const turn = held.find((entry) => entry.markdown === expected);
+      assert.ok(turn, `${expected} reached the core`);
+      assert.equal(held.filter((entry) => entry.markdown !== 'other').length, ['one', 'two', 'three'].indexOf(expected) + 1, 'one at a time');
+      turn.release();
+      while (held.filter((entry) => entry.markdown !== 'other').length < Math.min(3, ['one', 'two', 'three'].indexOf(expected) + 2)) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    for (const answer of await Promise.all(answers)) assert.equal(answer.statusCode, 200);
+    // Once they are done, the address may preview again.
+    core.answer.previewHeld = undefined;
+    assert.equal((await preview('127.0.0.20', 'again')).statusCode, 200);
   });
 
   it('is ready only while the store writes, the browser is up, the queue has room and it is not stopping', async () => {

@@ -66,6 +66,8 @@ export const httpFailures = {
     new HttpError('rate_limited', `This API key sent more than ${max} requests in a minute; retry in ${after}.`, { retryAfter }),
   previewRateLimited: (waitSeconds: number) =>
     new HttpError('rate_limited', `Too many previews from this address; retry in ${waitSeconds} s.`, { retryAfter: Math.max(1, waitSeconds) }),
+  previewsInProgress: (max: number) =>
+    new HttpError('rate_limited', `This address already has ${max} previews in progress or waiting, the most one address may have; wait for them.`, { retryAfter: 1 }),
   requestTimeout: (headersTimeoutMs: number, bodyTimeoutMs: number) =>
     new HttpError(
       'request_timeout',

@@ -7,6 +7,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { clientKey } from './client-key.js';
+import { ClientTurns } from './client-turns.js';
 import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
 import type { SharedRedis } from '../shared-state/redis.js';
 import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
@@ -21,19 +22,27 @@ export interface PreviewRouteDeps {
   redis?: SharedRedis;
 }
 
+/** Previews one client may have waiting behind its running one (see client-turns.ts). */
+const previewsWaitingPerClient = 2;
+
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
   const budget = new PreviewBudget(deps.previewBudget, deps.redis);
+  const turns = new ClientTurns(previewsWaitingPerClient);
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { preValidation: readNumbersSentAsText(GenerateBody), schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
-    // The client's bucket key (an IPv4 address, or an IPv6 /64) is formed before Redis sees it.
-    const bill = new PreviewBill(budget, clientKey(request.ip));
+    // The client's key (an IPv4 address, or an IPv6 /64) is formed before Redis sees it.
+    const client = clientKey(request.ip);
+    const bill = new PreviewBill(budget, client);
     await bill.charge(previewCost(cardRequest));
-    const drawn = await deps.cards.preview(cardRequest, requestDeadline(reply, deps.requestTimeoutMs), {
-      image: () => bill.charge(imageCost),
-      pageLayout: () => bill.charge(pageLayoutCost),
-      cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
-    });
+    const deadline = requestDeadline(reply, deps.requestTimeoutMs);
+    const drawn = await turns.run(client, deadline, () =>
+      deps.cards.preview(cardRequest, deadline, {
+        image: () => bill.charge(imageCost),
+        pageLayout: () => bill.charge(pageLayoutCost),
+        cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
+      }),
+    );
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');
     const preview = { ...drawn, warnings: [...bodyWarnings(request), ...drawn.warnings] };

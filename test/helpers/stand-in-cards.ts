@@ -15,7 +15,7 @@ export interface StandInCards {
   cards: Cards;
   calls: StandInCalls;
   /** What the next operations answer: a result, or an error to throw. */
-  answer: { generate?: Generated | Error; preview?: Preview | Error; chargeImages?: number };
+  answer: { generate?: Generated | Error; preview?: Preview | Error; chargeImages?: number; previewHeld?: (request: CardRequest) => Promise<void> };
   /** What /ready learns of the render pool. */
   pool: { browserUp: boolean; queueFull: boolean; isDraining: boolean };
 }
@@ -39,7 +39,7 @@ export function standInCards(): StandInCards {
   const cards = {
     themes,
     renderer: pool,
-    shellHtml: '<!doctype html><div id="cards"></div>',
+    shell: { html: '<!doctype html><html><head></head><body><div id="cards"></div></body></html>' },
     start: async () => {},
     expectPreviews: () => {},
     async generate(request: CardRequest, _signal: AbortSignal, options: { cacheScope?: string } = {}) {
@@ -48,6 +48,7 @@ export function standInCards(): StandInCards {
     },
     async preview(request: CardRequest, _signal: AbortSignal, meter?: PreviewMeter) {
       calls.preview.push(request);
+      await answer.previewHeld?.(request);
       for (let image = 0; image < (answer.chargeImages ?? 0); image++) await meter?.image();
       const theme = themes.resolve(request.theme, request.themeMode);
       return settle(answer.preview, {
