@@ -3,7 +3,10 @@
 // line numbers and highlighted lines. Options come from the fence's meta string:
 //   ```ts title="app.ts" showLineNumbers {2,4-5}
 // Shiki's highlighter is created once per process and each language is loaded the first time a
-// document uses it; an unknown language is shown as plain text, never an error.
+// document uses it; an unknown language is shown as plain text, never an error. It runs the
+// grammars on Shiki's JavaScript regex engine, not its Oniguruma WebAssembly build: the same colours
+// for every language measured, as fast or faster warm, and none of the WebAssembly memory that
+// Oniguruma grows and never gives back (docs/performance.md, Memory; bench/shiki-engines.ts).
 import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
@@ -32,9 +35,20 @@ let loaded: Promise<LoadedShiki> | undefined;
 /** Shiki is imported on the first code block, so documents without code never pay for it. */
 const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
 
+/**
+ * Shiki's JavaScript regex engine, translating the grammars' patterns for ES2024 RegExp on every
+ * Node version. Its own default picks ES2025 where Node has it (24: native pattern modifiers), and
+ * there one CSS block of the corpus bench/shiki-engines.ts checks lost two font names' colour;
+ * for ES2024 every block matched Oniguruma on Node 20 and 24.
+ */
+export async function createCodeRegexEngine() {
+  const { createJavaScriptRegexEngine } = await import('shiki/engine/javascript');
+  return createJavaScriptRegexEngine({ target: 'ES2024' });
+}
+
 async function loadShiki(): Promise<LoadedShiki> {
-  const shiki = await import('shiki');
-  const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
+  const [shiki, engine] = await Promise.all([import('shiki'), createCodeRegexEngine()]);
+  const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [], engine });
   const colorReplacements = {
     [shikiThemes.light]: readableReplacements(created.getTheme(shikiThemes.light), 'light'),
     [shikiThemes.dark]: readableReplacements(created.getTheme(shikiThemes.dark), 'dark'),
