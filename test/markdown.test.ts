@@ -50,6 +50,13 @@ describe('Markdown features in HTML', () => {
     assert.doesNotMatch(unknown, /--shiki-light:#962933/);
   });
 
+  it('highlights a language whose grammar the JavaScript regex engine cannot run (AutoHotkey v2) with Oniguruma, not as plain text', async () => {
+    const { html } = await renderMarkdown('```ahk2\nMyFunc(x) {\n  return x * 2\n}\n```');
+    assert.match(html, /data-language="ahk2"/);
+    // Plain text would be one span for the whole line; highlighted, the keyword is a token of its own.
+    assert.match(html, /--shiki-light:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}">\s*return<\/span>/i);
+  });
+
   it('reads fence options: title in quotes, line numbers from a start, highlighted ranges', async () => {
     const { html } = await renderMarkdown("```js title='a b.js' showLineNumbers{10} {1-2}\nx()\ny()\nz()\n```");
     assert.match(html, /<span class="code-title">a b.js<\/span>/);

@@ -3,7 +3,12 @@
 // line numbers and highlighted lines. Options come from the fence's meta string:
 //   ```ts title="app.ts" showLineNumbers {2,4-5}
 // Shiki's highlighter is created once per process and each language is loaded the first time a
-// document uses it; an unknown language is shown as plain text, never an error.
+// document uses it; an unknown language is shown as plain text, never an error. It runs the
+// grammars on Shiki's JavaScript regex engine, not its Oniguruma WebAssembly build: the same colours
+// for every language measured, about as fast, and none of the WebAssembly memory that Oniguruma
+// grows and never gives back (docs/performance.md, Shiki's regex engine; bench/shiki-engines.ts).
+// A grammar with a pattern the JavaScript engine cannot run (AutoHotkey v2's, in Shiki 4.6) is
+// highlighted by Oniguruma instead, loaded only then.
 import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
@@ -24,6 +29,10 @@ type Shiki = typeof import('shiki');
 interface LoadedShiki {
   shiki: Shiki;
   highlighter: Highlighter;
+  /** The same highlighter on Oniguruma, created for the first language the JavaScript engine cannot run. */
+  oniguruma?: Promise<Highlighter>;
+  /** Languages whose grammar the JavaScript engine refused: Oniguruma highlights them. */
+  onigurumaLanguages: Set<string>;
   /** Per Shiki theme, its colours that read below WCAG AA on a panel of their kind, and their replacements. */
   colorReplacements: Record<string, Record<string, string>>;
 }
@@ -32,14 +41,25 @@ let loaded: Promise<LoadedShiki> | undefined;
 /** Shiki is imported on the first code block, so documents without code never pay for it. */
 const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
 
+/**
+ * Shiki's JavaScript regex engine, translating the grammars' patterns for ES2024 RegExp on every
+ * Node version. Its own default picks ES2025 where Node has it (24: native pattern modifiers), and
+ * there one CSS block of the corpus bench/shiki-engines.ts checks lost two font names' colour;
+ * for ES2024 every block matched Oniguruma on Node 20 and 24.
+ */
+export async function createCodeRegexEngine() {
+  const { createJavaScriptRegexEngine } = await import('shiki/engine/javascript');
+  return createJavaScriptRegexEngine({ target: 'ES2024' });
+}
+
 async function loadShiki(): Promise<LoadedShiki> {
-  const shiki = await import('shiki');
-  const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [] });
+  const [shiki, engine] = await Promise.all([import('shiki'), createCodeRegexEngine()]);
+  const created = await shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [], engine });
   const colorReplacements = {
     [shikiThemes.light]: readableReplacements(created.getTheme(shikiThemes.light), 'light'),
     [shikiThemes.dark]: readableReplacements(created.getTheme(shikiThemes.dark), 'dark'),
   };
-  return { shiki, highlighter: created, colorReplacements };
+  return { shiki, highlighter: created, onigurumaLanguages: new Set(), colorReplacements };
 }
 
 /**
@@ -102,12 +122,12 @@ export function rehypeCodeBlocks() {
   };
 }
 
-async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedShiki, code: Element): Promise<Element> {
+async function frameCodeBlock(loaded: LoadedShiki, code: Element): Promise<Element> {
   const written = languageOf(code);
-  const language = written ? await loadLanguage(shiki, highlighter, written) : undefined;
+  const language = written ? await loadLanguage(loaded.shiki, loaded.highlighter, written) : undefined;
   const meta = parseCodeMeta(typeof code.properties.dataMeta === 'string' ? code.properties.dataMeta : '');
   const source = textOf(code).replace(/\n$/, '');
-  const highlighted = highlight(highlighter, colorReplacements, source, language?.id ?? 'text');
+  const highlighted = await highlightCode(loaded, source, language?.id ?? 'text');
   const alignedWidth = alignedLineWidth(source);
   if (alignedWidth === undefined) {
     markLineIndents(highlighted);
@@ -147,15 +167,43 @@ async function frameCodeBlock({ shiki, highlighter, colorReplacements }: LoadedS
   };
 }
 
-/** Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables. */
-function highlight(highlighter: Highlighter, colorReplacements: LoadedShiki['colorReplacements'], source: string, language: string): Element {
+/**
+ * Shiki's `code` element for the source: one `span.line` per line, tokens coloured by CSS variables.
+ * The JavaScript engine translates a grammar's patterns as it meets them and throws on one it cannot
+ * run; that language then goes to Oniguruma, and a grammar that fails there too gives plain text.
+ */
+async function highlightCode(loaded: LoadedShiki, source: string, language: string): Promise<Element> {
+  if (language !== 'text' && !loaded.onigurumaLanguages.has(language)) {
+    const highlighted = tryHighlight(loaded.highlighter, loaded.colorReplacements, source, language);
+    if (highlighted) return highlighted;
+    loaded.onigurumaLanguages.add(language);
+  }
+  if (language !== 'text') {
+    loaded.oniguruma ??= createOnigurumaHighlighter(loaded.shiki);
+    const highlighted = await loaded.oniguruma
+      .then(async (oniguruma) => {
+        await oniguruma.loadLanguage(language as BundledLanguage);
+        return tryHighlight(oniguruma, loaded.colorReplacements, source, language);
+      })
+      .catch(() => undefined);
+    if (highlighted) return highlighted;
+  }
+  return tryHighlight(loaded.highlighter, loaded.colorReplacements, source, 'text') ?? plainCode(source);
+}
+
+async function createOnigurumaHighlighter(shiki: Shiki): Promise<Highlighter> {
+  const { createOnigurumaEngine } = await import('shiki/engine/oniguruma');
+  return shiki.createHighlighter({ themes: Object.values(shikiThemes), langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
+}
+
+function tryHighlight(highlighter: Highlighter, colorReplacements: LoadedShiki['colorReplacements'], source: string, language: string): Element | undefined {
   try {
     primeOnce(highlighter, language);
     const root = highlighter.codeToHast(source, { lang: language, themes: shikiThemes, defaultColor: false, colorReplacements });
     const pre = root.children[0] as Element;
     return pre.children[0] as Element;
   } catch {
-    return language === 'text' ? plainCode(source) : highlight(highlighter, colorReplacements, source, 'text');
+    return undefined;
   }
 }
 
