@@ -153,12 +153,13 @@ export function createCards(options: CardsOptions): Cards {
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
   const markdownPool = options.markdownPool ?? new MarkdownPool(markdownPoolOptions(settings));
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
+  const svgImages = new SvgRasterizer();
   const parts: PipelineParts = {
     renderer,
     themes,
     log,
     markdown: markdownPool,
-    svgImages: new SvgRasterizer(),
+    svgImages,
     remoteImages,
     renderLimits: settings.renderLimits,
   };
@@ -213,6 +214,7 @@ export function createCards(options: CardsOptions): Cards {
       }),
 
     async close() {
+      svgImages.close();
       await Promise.all([renderer.close(), markdownPool.close()]);
       const opened = await store?.catch(() => undefined);
       await opened?.pendingDeletions.close();
