@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { CachedImageFetcher } from '../src/cards/images/cached-image-fetcher.js';
 import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
 import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { keepCollectingGarbage } from './helpers/gc.js';
 import { watchHealth } from './helpers/health-watch.js';
 import { assertHealthy, post } from './helpers/hostile.js';
@@ -401,6 +402,23 @@ describe('a deadline that passes while a document waits for its images', () => {
       assert.equal(images.hits.length, atDeadline, `${images.hits.length - atDeadline} image fetches were sent after the deadline`);
     } finally {
       await markdown.close();
+      await images.close();
+    }
+  });
+});
+
+describe('an image at an IPv6 literal address', () => {
+  it('is fetched when its host:port is on the allowlist, written as Markdown or as <img>', async () => {
+    const images = await startImageServer('::1');
+    try {
+      const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`[::1]:${images.port}`] });
+      for (const markdown of [`![red](${images.origin}/red.png)`, `<img alt="red" src="${images.origin}/red.png">`]) {
+        const { html, imageFailures } = await renderMarkdown(markdown, { remoteImages });
+        assert.deepEqual(imageFailures, [], markdown);
+        assert.match(html, /src="data:image\/png;base64,/, markdown);
+      }
+      assert.deepEqual(images.hits, ['/red.png', '/red.png']);
+    } finally {
       await images.close();
     }
   });
