@@ -101,6 +101,8 @@ export interface Cards {
   readonly renderer: Renderer;
   /** The render pages' document (base and theme CSS, the faces of common text); the web page's preview frame uses it. */
   readonly shell: RenderShell;
+  /** Operations under way (generate, preview, render, covers, thumbnails), whatever their stage: a stopping service waits for them. */
+  readonly operationsInProgress: number;
   /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
   start(): Promise<void>;
   /** The web page was opened: the previews' own browser opens once the service is quiet (Renderer.expectPreviews). */
@@ -179,6 +181,9 @@ export function createCards(options: CardsOptions): Cards {
     themes,
     renderer,
     shell,
+    get operationsInProgress() {
+      return inProgress;
+    },
 
     async start() {
       // Chromium is launched first; the stages load and every Markdown worker loads the
