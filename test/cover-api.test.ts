@@ -158,6 +158,8 @@ describe('POST /api/generate/cover', () => {
     ['a count of null', { text: 'x', count: null }, 400, /^count is not accepted: got null; accepted: how many cover designs, 1–3/],
     ['a count that is not a number', { text: 'x', count: 'three' }, 400, /^count is not accepted: got "three"; accepted: how many cover designs, 1–3/],
     ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
+    ['a keyword over 40 characters in a list', { text: 'x', keywords: ['k'.repeat(41)] }, 400, /^keywords is not accepted: .*at most 40 characters each/],
+    ['a keyword over 40 characters in a string', { text: 'x', keywords: `short, ${'k'.repeat(41)}` }, 400, /^keywords is not accepted: got a keyword of 41 characters; accepted: keywords of at most 40 characters each/],
   ];
   for (const [name, body, status, message] of refused) {
     it(`answers ${name} with ${status} and success: false`, async () => {
