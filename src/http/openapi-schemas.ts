@@ -34,6 +34,7 @@ export const ImageSchema = Type.Object(
     height: Type.Integer({ description: 'image height in pixels' }),
     size: Type.Number({ description: "kilobytes (1,024 bytes) with two decimals, as MD2Card reports an image's size" }),
     bytes: Type.Integer({ description: 'the exact size in bytes' }),
+    pages: Type.Optional(Type.Integer({ description: 'for a PDF (format "pdf"): its pages, one per card' })),
   },
   { additionalProperties: true },
 );
@@ -42,7 +43,7 @@ export const GenerateAnswer = Type.Object(
   {
     success: Type.Literal(true, { description: 'true on every success answer (and false on every error answer), as MD2Card answers' }),
     images: Type.Array(ImageSchema, { description: 'the cards, in order' }),
-    cost: Type.Integer({ description: 'the number of cards made (MD2Card reports the credits it charged here; nothing is charged)' }),
+    cost: Type.Integer({ description: "the number of cards made, a PDF's pages each (MD2Card reports the credits it charged here; nothing is charged)" }),
     previewUrl: Type.String({
       format: 'uri',
       description: "this service's editor page with the request's settings and Markdown (the request is saved beside the images, with their lifetime)",

@@ -44,6 +44,7 @@ export class LocalBackend implements CardBackend {
       height: image.height,
       size: kilobytes(image.data.length),
       bytes: image.data.length,
+      ...(image.pages === undefined ? {} : { pages: image.pages }),
       mimeType: contentTypeOf[image.format],
       read: async () => image.data,
     }));

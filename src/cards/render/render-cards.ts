@@ -48,6 +48,8 @@ export interface RenderedImage {
   /** Pixel size of the image; for a PDF, the size of its first page in CSS px. */
   width: number;
   height: number;
+  /** For a PDF: its pages, one per card. */
+  pages?: number;
 }
 
 /**
@@ -171,7 +173,7 @@ async function printCards(page: RenderPage, request: CardRenderRequest, boxes: C
   const fontScale = request.fontScale ?? 1;
   const data = await page.printCards(fontScale);
   const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };
-  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale) };
+  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale), pages: boxes.length };
 }
 
 /** The markup of a noSplit (or weChatMode) card: the live preview shows exactly this. */

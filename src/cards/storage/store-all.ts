@@ -24,6 +24,8 @@ export interface StoredImage {
   size: number;
   /** The exact size in bytes. */
   bytes: number;
+  /** For a PDF: its pages, one per card. */
+  pages?: number;
 }
 
 /** Another file stored with the images, in the same all-or-nothing batch (a saved request). */
@@ -41,6 +43,7 @@ export interface ImageToStore {
   format: OutputFormat;
   width: number;
   height: number;
+  pages?: number;
 }
 
 export interface StoreTarget {
@@ -62,7 +65,8 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   const stored: StoredImage[] = images.map((image) => {
     const fileName = newFileName(image.format);
     const bytes = image.data.length;
-    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes };
+    const pages = image.pages === undefined ? {} : { pages: image.pages };
+    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes, ...pages };
   });
   const toUpload: FileToStore[] = [
     ...images.map((image, index) => ({ fileName: stored[index]!.fileName, data: image.data, contentType: contentTypeOf[image.format] })),
