@@ -158,6 +158,10 @@ describe('POST /api/generate/cover', () => {
     ['a count of null', { text: 'x', count: null }, 400, /^count is not accepted: got null; accepted: how many cover designs, 1–3/],
     ['a count that is not a number', { text: 'x', count: 'three' }, 400, /^count is not accepted: got "three"; accepted: how many cover designs, 1–3/],
     ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
+    ['a keyword over 40 characters in a list', { text: 'x', keywords: ['k'.repeat(41)] }, 400, /^keywords is not accepted: .*at most 40 characters each/],
+    ['a keyword over 40 characters in a string', { text: 'x', keywords: `short, ${'k'.repeat(41)}` }, 400, /^keywords is not accepted: got a keyword of 41 characters; accepted: keywords of at most 40 characters each/],
+    // A cover is one card of its own size: advice of split modes or Markdown does not apply to it.
+    ['a cover larger than one image may be', { text: 'x', width: 2000, height: 4000, scale: 3 }, 400, /^A cover of 2000×4000 at scale 3 would have 72 million device pixels; one image may have at most 60 million\. Use a smaller width, height or scale\.$/],
   ];
   for (const [name, body, status, message] of refused) {
     it(`answers ${name} with ${status} and success: false`, async () => {

@@ -135,6 +135,9 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     const printed = await post(service.baseUrl, '/api/generate', { markdown: twelve, splitMode: 'hrSplit', width: 1000, height: 1000, scale: 3, format: 'pdf' }, { 'x-api-key': testApiKey });
     assert.equal(printed.status, 200, JSON.stringify(printed.json));
     assert.equal(printed.json.images.length, 1);
+    // One file, twelve cards: the cost counts the cards, as for images.
+    assert.equal(printed.json.cost, 12);
+    assert.equal(printed.json.images[0].pages, 12);
     // 13 pages of 2,000 × 4,000 CSS px are over 100 million pixels even at scale 1.
     const thirteen = Array.from({ length: 13 }, (_, i) => `# Page ${i + 1}`).join('\n\n---\n\n');
     const large = await post(service.baseUrl, '/api/generate', { markdown: thirteen, splitMode: 'hrSplit', width: 2000, height: 4000, format: 'pdf' }, { 'x-api-key': testApiKey });

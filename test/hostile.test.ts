@@ -9,11 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { CachedImageFetcher } from '../src/cards/images/cached-image-fetcher.js';
 import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js';
+import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { keepCollectingGarbage } from './helpers/gc.js';
 import { watchHealth } from './helpers/health-watch.js';
 import { assertHealthy, post } from './helpers/hostile.js';
 import { startHangingServer, type HangingServer } from './helpers/hanging-server.js';
+import { startImageServer } from './helpers/local-image-server.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
 /** A raw connection to the service; answers everything it receives until the server closes it. */
@@ -372,6 +376,50 @@ describe('a disk too full for one more request', () => {
     } finally {
       await roomy.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a deadline that passes while a document waits for its images', () => {
+  it('sends none of the image fetches still queued, for requests and for previews (whose fetches are shared and cached)', async () => {
+    const images = await startImageServer();
+    const markdown = new MarkdownPool({ threads: 2, cpuLimitMs: 10_000, queueMax: 2 });
+    try {
+      const remote = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
+      const cached = new CachedImageFetcher(remote, { maxBytes: 1_000_000, ttlMs: 60_000, failureTtlMs: 5_000 });
+      await markdown.warmUp();
+      // Eight images that each take 5 s: four are fetched at once, four wait for their turn.
+      const document = (lane: string) => Array.from({ length: 8 }, (_, n) => `![slow ${n}](${images.origin}/slow?${lane}-${n})`).join('\n\n');
+      const deadline = AbortSignal.timeout(800);
+      const documents = [
+        markdown.render(document('requests'), { remoteImages: remote, signal: deadline, lane: 'requests' }),
+        markdown.render(document('previews'), { remoteImages: cached, signal: deadline, lane: 'previews' }),
+      ];
+      for (const answer of documents) await assert.rejects(answer, { name: 'TimeoutError' });
+      const atDeadline = images.hits.length;
+      assert.ok(atDeadline <= 8, `${atDeadline} fetches before the deadline; four per document may run at once`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(images.hits.length, atDeadline, `${images.hits.length - atDeadline} image fetches were sent after the deadline`);
+    } finally {
+      await markdown.close();
+      await images.close();
+    }
+  });
+});
+
+describe('an image at an IPv6 literal address', () => {
+  it('is fetched when its host:port is on the allowlist, written as Markdown or as <img>', async () => {
+    const images = await startImageServer('::1');
+    try {
+      const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`[::1]:${images.port}`] });
+      for (const markdown of [`![red](${images.origin}/red.png)`, `<img alt="red" src="${images.origin}/red.png">`]) {
+        const { html, imageFailures } = await renderMarkdown(markdown, { remoteImages });
+        assert.deepEqual(imageFailures, [], markdown);
+        assert.match(html, /src="data:image\/png;base64,/, markdown);
+      }
+      assert.deepEqual(images.hits, ['/red.png', '/red.png']);
+    } finally {
+      await images.close();
     }
   });
 });

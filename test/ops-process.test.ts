@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { metric } from './helpers/metrics.js';
@@ -69,6 +70,19 @@ async function spawnServer(env: Record<string, string> = {}): Promise<ServerProc
   return { child, baseUrl, dataDir, keyFile, stdout: () => out, exited };
 }
 
+/** GET /ready on a connection of its own (fetch would reuse an open one), as a load balancer's probe. */
+function readyOnNewConnection(baseUrl: string): Promise<{ status: number; body: Record<string, string> } | { error: string }> {
+  return new Promise((resolve) => {
+    const request = http.get(`${baseUrl}/ready`, { agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    request.on('error', (error) => resolve({ error: error.message }));
+  });
+}
+
 function generate(server: ServerProcess, body: unknown, key: string) {
   return fetch(`${server.baseUrl}/api/generate`, {
     method: 'POST',
@@ -123,16 +137,29 @@ describe('the service process', () => {
     assert.ok(lines.some((line) => line.msg === 'API keys reloaded'));
   });
 
-  it('on SIGTERM finishes the request in flight, exits 0 and leaves no Chromium process', async () => {
-    const server = await startServer();
+  it('on SIGTERM says "draining" on /ready and refuses new work while it finishes the request in flight, exits 0 and leaves no Chromium process', async () => {
+    // Generous limits: on a machine busy with other work the slow card may take a while to draw.
+    const server = await startServer({ CARD_RENDER_TIMEOUT_MS: '120000', REQUEST_TIMEOUT_MS: '180000', SHUTDOWN_GRACE_MS: '180000' });
     const [browserPid] = browserPids(server.stdout());
     assert.ok(browserPid, 'the log names the browser pid');
     const inFlight = generate(server, { markdown: slowMarkdown, width: 2000 }, firstKey);
     assert.ok(await eventually(async () => (await metric(server.baseUrl, 'cardwright_active_renders')) === 1, 30_000), 'the render started');
     server.child.kill('SIGTERM');
+    // Load balancers probe /ready on connections of their own: while the render finishes, it says why this replica is out.
+    // Once the service has begun to stop (a connection made before that proves nothing).
+    assert.ok(await eventually(() => server.stdout().includes('shutting down'), 10_000), 'the service logged that it stops');
+    const ready = await readyOnNewConnection(server.baseUrl);
+    assert.ok('status' in ready, `/ready did not answer while the service drained: ${JSON.stringify(ready)}`);
+    assert.equal(ready.status, 503);
+    assert.equal(ready.body.status, 'not_ready');
+    assert.match(ready.body.draining ?? '', /shutting down/);
+    const refused = await generate(server, { markdown: '# Late' }, firstKey);
+    assert.equal(refused.status, 503, 'new work is refused while draining');
+    assert.equal(((await refused.json()) as { error: string }).error, 'overloaded');
     const response = await inFlight;
-    assert.equal(response.status, 200);
-    const { images } = (await response.json()) as { images: Array<{ fileName: string }> };
+    const answer = (await response.json()) as { images: Array<{ fileName: string }> };
+    assert.equal(response.status, 200, JSON.stringify(answer));
+    const { images } = answer;
     assert.ok(fs.existsSync(path.join(server.dataDir, images[0]!.fileName)), 'the finished image is stored');
     assert.equal(await server.exited, 0);
     // Every browser it launched: the requests' and the previews' own.

@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { pino } from 'pino';
+import sharp from 'sharp';
 import { CardError } from '../src/cards/errors.js';
+import { captureCard } from '../src/cards/render/capture-card.js';
 import { PagePool, type PageFactory, type PoolObserver, type RenderOutcome } from '../src/cards/render/page-pool.js';
 
 class FakePage {
@@ -317,6 +319,30 @@ describe('page pool: failures', () => {
     await tick();
     assert.equal(used?.clears, 1, 'the page is cleared before it is reused');
     assert.equal(await pool.run(never(), async (page) => page), used);
+  });
+
+  it('does not retry a card its image encoder fails on: the same card fails the same way again, so it is refused naming the format', async () => {
+    const { pool, observer } = makePool({ concurrency: 1 });
+    // A card wider than WebP allows, captured as PNG and compressed by libvips, which refuses it.
+    const box = { x: 0, y: 0, width: 9000, height: 300 };
+    const png = await sharp({ create: { width: 18_000, height: 600, channels: 3, background: '#fff' } }).png().toBuffer();
+    let attempts = 0;
+    const page = { capture: async () => png };
+    await assert.rejects(
+      pool.run(never(), () => {
+        attempts += 1;
+        return captureCard(page, box, 2, 'webp');
+      }),
+      (error: unknown) => {
+        assert.ok(error instanceof CardError, String(error));
+        assert.equal(error.kind, 'content_too_large');
+        assert.match(error.message, /could not be encoded as WebP/);
+        assert.match(error.message, /format "png" or "jpeg"/);
+        return true;
+      },
+    );
+    assert.equal(attempts, 1, 'the card was drawn again after its encoder failed');
+    assert.equal(observer.retried, 0);
   });
 
   it('does not retry a CardError that left the page drawing (a card over its time), and closes that page', async () => {

@@ -2,10 +2,14 @@
 // service: the drawing processes are bounded in number and die with their request, and what the
 // checks before drawing refuse is refused with its reason, never with a crash.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { RemoteImageRefused } from '../src/cards/images/remote-image-fetcher.js';
 import { SvgRasterizer, svgLimits } from '../src/cards/images/svg-raster.js';
-import { listProcesses } from './helpers/processes.js';
+import { eventually, listProcesses } from './helpers/processes.js';
 
 const svgFile = (body: string, size = 50) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">${body}</svg>`);
 
@@ -64,6 +68,48 @@ describe('drawing SVG images in processes of their own', () => {
     }
     assert.ok(seen.includes(2), `at most ${Math.max(...seen)} drawing at once: the two cores shared one limit`);
     assert.ok(Math.max(...seen) <= 2, `${Math.max(...seen)} drawings at once: a core drew more than its one`);
+  });
+
+  it('close() kills the drawings under way: a stopping service leaves none behind', async () => {
+    const core = new SvgRasterizer({ concurrentDrawings: 1, concurrentPreviewDrawings: 1 });
+    const drawing = core.rasterize(slowSvg());
+    drawing.catch(() => undefined);
+    assert.ok(await eventually(() => drawingProcesses().length === 1, 3000), 'the drawing started');
+    const closedAt = performance.now();
+    core.close();
+    await assert.rejects(drawing, /shutting down/);
+    assert.ok(await eventually(() => drawingProcesses().length === 0, 1000), 'the drawing process outlived close()');
+    assert.ok(performance.now() - closedAt < 1000);
+  });
+
+  it('a drawing ends within 2 s when the process that started it is killed (SIGKILL)', async () => {
+    // A stand-in for the service: it starts one slow drawing, then is killed without any chance to clean up.
+    // A script file, not -e: the drawing process is started with this process's own flags.
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svg-parent-')), 'service.mjs');
+    fs.writeFileSync(
+      script,
+      `import { SvgRasterizer } from ${JSON.stringify(new URL('../src/cards/images/svg-raster.ts', import.meta.url).href)};
+       new SvgRasterizer().rasterize(Buffer.from(process.argv[2])).catch(() => undefined);
+       setInterval(() => {}, 1000);`,
+    );
+    const service = spawn(process.execPath, [...process.execArgv, script, slowSvg().toString('utf8')], { stdio: 'ignore' });
+    const serviceExited = new Promise((resolve) => service.once('exit', resolve));
+    const ownDrawings = () => listProcesses().filter((p) => p.ppid === service.pid && p.cmdline.includes('svg-raster-process') && p.state !== 'Z');
+    let drawingPid: number | undefined;
+    try {
+      // Drawing, past loading Node, tsx and sharp: a second of CPU.
+      const drawingUnderWay = () => ownDrawings().find((p) => p.cpuSeconds >= 1);
+      assert.ok(await eventually(() => drawingUnderWay() !== undefined, 20_000), 'the stand-in service started a drawing');
+      drawingPid = drawingUnderWay()?.pid;
+    } finally {
+      service.kill('SIGKILL');
+      await serviceExited;
+      fs.rmSync(path.dirname(script), { recursive: true, force: true });
+    }
+    const alive = () => listProcesses().some((p) => p.pid === drawingPid && p.state !== 'Z');
+    const ended = await eventually(() => !alive(), 2000);
+    if (!ended) process.kill(drawingPid!, 'SIGKILL');
+    assert.ok(ended, 'the drawing process kept running after the process that started it was killed');
   });
 
   const refusedFor = (pattern: RegExp) => (error: unknown) => {

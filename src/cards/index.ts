@@ -101,6 +101,8 @@ export interface Cards {
   readonly renderer: Renderer;
   /** The render pages' document (base and theme CSS, the faces of common text); the web page's preview frame uses it. */
   readonly shell: RenderShell;
+  /** Operations under way (generate, preview, render, covers, thumbnails), whatever their stage: a stopping service waits for them. */
+  readonly operationsInProgress: number;
   /** Launches the browser and warms a page and the Markdown pipeline, so the first request is fast. */
   start(): Promise<void>;
   /** The web page was opened: the previews' own browser opens once the service is quiet (Renderer.expectPreviews). */
@@ -153,12 +155,13 @@ export function createCards(options: CardsOptions): Cards {
   // Markdown becomes HTML in worker threads, never on the event loop that answers requests.
   const markdownPool = options.markdownPool ?? new MarkdownPool(markdownPoolOptions(settings));
   const remoteImages = new RemoteImageFetcher({ policy: settings.remoteImages, allowlist: settings.remoteImagesAllowlist });
+  const svgImages = new SvgRasterizer();
   const parts: PipelineParts = {
     renderer,
     themes,
     log,
     markdown: markdownPool,
-    svgImages: new SvgRasterizer(),
+    svgImages,
     remoteImages,
     renderLimits: settings.renderLimits,
   };
@@ -178,6 +181,9 @@ export function createCards(options: CardsOptions): Cards {
     themes,
     renderer,
     shell,
+    get operationsInProgress() {
+      return inProgress;
+    },
 
     async start() {
       // Chromium is launched first; the stages load and every Markdown worker loads the
@@ -213,6 +219,7 @@ export function createCards(options: CardsOptions): Cards {
       }),
 
     async close() {
+      svgImages.close();
       await Promise.all([renderer.close(), markdownPool.close()]);
       const opened = await store?.catch(() => undefined);
       await opened?.pendingDeletions.close();

@@ -9,6 +9,7 @@ import { renderCommand } from './commands.js';
 import { LocalRenderer } from '../cards/local-renderer.js';
 import { checkDirectory } from '../cards/storage/make-directory.js';
 import { kilobytes } from '../cards/storage/store-all.js';
+import { cardsIn } from '../cards/cards-made.js';
 
 export async function runRender(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(renderCommand, args);
@@ -60,8 +61,9 @@ export async function runRender(args: string[]): Promise<void> {
         height: image.height,
         size: kilobytes(image.data.length),
         bytes: image.data.length,
+        ...(image.pages === undefined ? {} : { pages: image.pages }),
       }));
-      const answer = { success: true, images: described, cost: images.length, ...(warnings.length > 0 ? { warnings } : {}) };
+      const answer = { success: true, images: described, cost: cardsIn(images), ...(warnings.length > 0 ? { warnings } : {}) };
       process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
     } else {
       process.stdout.write(files.map((file) => `${file}\n`).join(''));

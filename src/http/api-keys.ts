@@ -19,6 +19,8 @@ export interface ApiKeyStore {
   isValid(candidate: string | undefined): boolean;
   /** A short, non-secret identifier of a valid key (for rate limits); undefined for an invalid one. */
   idOf(candidate: string): string | undefined;
+  /** True for a key the key files or API_KEYS name, revoked or not: a secret to keep out of the log. */
+  recognizes(candidate: string): boolean;
   /** Reads the key file again; keeps the current keys if it cannot. */
   reload(): void;
   /** Stops watching the key file. */
@@ -130,6 +132,9 @@ export function loadApiKeys(config: Config, log?: FastifyBaseLogger, revocations
     idOf(candidate) {
       return matches(candidate) ? digest(candidate).toString('hex').slice(0, 16) : undefined;
     },
+    recognizes(candidate) {
+      return isListed(digest(candidate));
+    },
     reload() {
       try {
         digests = readAll();
@@ -143,11 +148,15 @@ export function loadApiKeys(config: Config, log?: FastifyBaseLogger, revocations
     },
   };
 
-  function matches(candidate: string): boolean {
-    const wanted = digest(candidate);
+  function isListed(wanted: Buffer): boolean {
     let match = false;
     for (const known of digests) match = timingSafeEqual(known, wanted) || match;
-    return match && !revocations?.has(wanted.toString('hex'));
+    return match;
+  }
+
+  function matches(candidate: string): boolean {
+    const wanted = digest(candidate);
+    return isListed(wanted) && !revocations?.has(wanted.toString('hex'));
   }
 
   // Polling the file's stat (not inotify) also sees an editor's atomic rename and network mounts.

@@ -6,6 +6,7 @@ import type { Cards } from '../cards/index.js';
 import { CoverBody, type CoverBodyInput } from '../cards/request/cover-schema.js';
 import { normalizeCoverRequest } from '../cards/request/normalize-cover.js';
 import { withRequestLog } from '../cards/request-log.js';
+import { cardsIn } from '../cards/cards-made.js';
 import type { ApiKeyStore } from './api-keys.js';
 import type { KeyUsage } from '../shared-state/key-usage.js';
 import { countCards, requireApiKey } from './generate-route.js';
@@ -34,11 +35,11 @@ export function registerCoverRoute(app: FastifyInstance, deps: CoverRouteDeps): 
       const { images } = covers;
       const warnings = [...bodyWarnings(request), ...covers.warnings];
       deps.metrics?.stored(images);
-      countCards(deps, request, images.length);
+      countCards(deps, request, cardsIn(images));
       sendWarningsHeader(reply, warnings);
       // The card answer's shape, without previewUrl: a cover is not a Markdown document the editor
       // can open (MD2Card's cover answer has none either).
-      return { success: true, images, cost: images.length, ...(warnings.length > 0 ? { warnings } : {}) };
+      return { success: true, images, cost: cardsIn(images), ...(warnings.length > 0 ? { warnings } : {}) };
     },
   );
 }

@@ -5,6 +5,7 @@ import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withRequestLog } from '../cards/request-log.js';
+import { cardsIn } from '../cards/cards-made.js';
 import type { KeyUsage } from '../shared-state/key-usage.js';
 import type { ApiKeyStore } from './api-keys.js';
 import { httpFailures } from './http-errors.js';
@@ -60,7 +61,7 @@ export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteD
       const { images, fromCache, savedRequestId } = generated;
       const warnings = [...bodyWarnings(request), ...generated.warnings];
       if (!fromCache) deps.metrics?.stored(images);
-      countCards(deps, request, images.length);
+      countCards(deps, request, cardsIn(images));
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
       sendWarningsHeader(reply, warnings);
       return generateAnswer(images, editorUrlOf(deps.publicBaseUrl, savedRequestId), warnings);

@@ -11,7 +11,7 @@ import { sendError } from './error-handler.js';
 import { HttpError } from './http-errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { prettyTransport } from './log-format.js';
-import { serializeRequest } from './log-redaction.js';
+import { RequestLogRedaction } from './log-redaction.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 
 /** `logger`: Fastify's logger settings; absent, the configured level and format. */
@@ -21,9 +21,10 @@ export function createHttpServer(config: Config, loggerOption?: FastifyServerOpt
     redact: { paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]'], censor: '[redacted]' },
     transport: prettyTransport(config.logFormat),
   };
+  const redaction = new RequestLogRedaction();
   const server = Fastify({
     // Whatever the logger settings, logged URLs never carry a key (log-redaction.ts).
-    logger: typeof logger === 'object' ? { ...logger, serializers: { ...logger.serializers, req: serializeRequest } } : logger,
+    logger: typeof logger === 'object' ? { ...logger, serializers: { ...logger.serializers, req: redaction.serializeRequest } } : logger,
     bodyLimit: config.bodyLimit,
     // request.ip (preview budget, rate limit of unauthenticated requests) from X-Forwarded-For only
     // when it comes from a proxy the operator named.
@@ -49,6 +50,7 @@ export function createHttpServer(config: Config, loggerOption?: FastifyServerOpt
       return sendError(reply, request, new HttpError('invalid_request', message));
     },
   });
+  server.decorate('requestLogRedaction', redaction);
   // Only JSON bodies are accepted; without this, text/plain would be parsed and reach validation.
   server.removeContentTypeParser('text/plain');
   registerJsonBodyParser(server);

@@ -38,6 +38,7 @@ export const ImageSchema = Type.Object(
       description:
         'what the card shows, as text, for the alt field of a post: its text in reading order, code blocks named by their language, pictures and diagrams by their alt text, formulas as (formula); at most 1,000 characters, cut at a word. A PDF has every page\'s, one after the other; a PNG carries it as its Description (iTXt chunk)',
     }),
+    pages: Type.Optional(Type.Integer({ description: 'for a PDF (format "pdf"): its pages, one per card' })),
   },
   { additionalProperties: true },
 );
@@ -46,7 +47,7 @@ export const GenerateAnswer = Type.Object(
   {
     success: Type.Literal(true, { description: 'true on every success answer (and false on every error answer), as MD2Card answers' }),
     images: Type.Array(ImageSchema, { description: 'the cards, in order' }),
-    cost: Type.Integer({ description: 'the number of cards made (MD2Card reports the credits it charged here; nothing is charged)' }),
+    cost: Type.Integer({ description: "the number of cards made, a PDF's pages each (MD2Card reports the credits it charged here; nothing is charged)" }),
     previewUrl: Type.String({
       format: 'uri',
       description: "this service's editor page with the request's settings and Markdown (the request is saved beside the images, with their lifetime)",

@@ -44,6 +44,7 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
   const { config, cards, storage, metrics, redis } = parts;
   const revocations = redis ? new RevokedKeys(redis, server.log) : undefined;
   const apiKeys = loadApiKeys(config, server.log, revocations);
+  server.requestLogRedaction.recognizeKeys((candidate) => apiKeys.recognizes(candidate));
   server.addHook('onClose', async () => {
     apiKeys.close();
     revocations?.close();

@@ -45,6 +45,7 @@ export class LocalBackend implements CardBackend {
       size: kilobytes(image.data.length),
       bytes: image.data.length,
       alt: image.alt,
+      ...(image.pages === undefined ? {} : { pages: image.pages }),
       mimeType: contentTypeOf[image.format],
       read: async () => image.data,
     }));

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { baseNameOf } from '../cards/storage/card-files.js';
+import { cardsIn } from '../cards/cards-made.js';
 import type { CardBackend, CardImage } from './backend.js';
 import { coerceArguments } from './coerce-arguments.js';
 import { ToolError } from './tool-errors.js';
@@ -37,14 +38,24 @@ export async function renderCards(backend: CardBackend, args: Record<string, unk
   const baseName = markdownFile ? baseNameOf(markdownFile) : `cards-${Date.now()}`;
   const { images, previewUrl, warnings } = await backend.generate(body, baseName, { outputDir, clean });
   const { content, inlinedCount, skipped } = await inlineImages(images, inlined, maxBytes);
-  const described = images.map(({ url, fileName, width, height, size, bytes, alt }, index) => ({ url, fileName, width, height, size, bytes, alt, inlined: index < inlinedCount }));
+  const described = images.map(({ url, fileName, width, height, size, bytes, alt, pages }, index) => ({
+    url,
+    fileName,
+    width,
+    height,
+    size,
+    bytes,
+    alt,
+    ...(pages === undefined ? {} : { pages }),
+    inlined: index < inlinedCount,
+  }));
   const note = skipped > 0 ? `${skipped} image(s) past inlineMaxBytes (${maxBytes} bytes) are given by URL only.` : undefined;
   // The API's answer shape (MD2Card's fields: success, size in KB, cost, previewUrl), so an agent
   // that knows MD2Card's tool reads it unchanged.
   const answer = {
     success: true,
     images: described,
-    cost: images.length,
+    cost: cardsIn(images),
     ...(previewUrl ? { previewUrl } : {}),
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(note ? { note } : {}),

@@ -9,6 +9,8 @@ export interface ProcessInfo {
   pgrp: number;
   state: string;
   cmdline: string;
+  /** CPU time used so far (user and system), in seconds. */
+  cpuSeconds: number;
 }
 
 export function listProcesses(): ProcessInfo[] {
@@ -18,9 +20,12 @@ export function listProcesses(): ProcessInfo[] {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       // Fields after "(comm)": state ppid pgrp ...; comm itself may contain spaces or parentheses.
-      const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const [state, ppid, pgrp] = fields;
+      // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
+      const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      result.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state: state!, cmdline });
+      result.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), state: state!, cmdline, cpuSeconds });
     } catch {
       // exited while we looked
     }

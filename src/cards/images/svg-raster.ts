@@ -79,6 +79,8 @@ export interface SvgDrawingLimits {
 /** Draws SVG images as PNG, at most so many at once in each lane (see above); one per core. */
 export class SvgRasterizer {
   private readonly drawing: Record<RenderLane, LimitFunction>;
+  /** Aborted by close(): every drawing under way is killed, every waiting one refused. */
+  private readonly closing = new AbortController();
 
   constructor(readonly limits: SvgDrawingLimits = svgLimits) {
     this.drawing = { requests: pLimit(limits.concurrentDrawings), previews: pLimit(limits.concurrentPreviewDrawings) };
@@ -96,9 +98,16 @@ export class SvgRasterizer {
    */
   async rasterize(svg: Buffer, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
     const { width, density } = await checkSvg(svg);
-    const png = await this.drawing[lane](() => drawInOwnProcess(svg, { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) }, signal));
+    const drawingSignal = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
+    const options = { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) };
+    const png = await this.drawing[lane](() => drawInOwnProcess(svg, options, drawingSignal));
     const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
     return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
+  }
+
+  /** Kills the drawings under way and refuses the rest: a stopping service leaves no drawing behind. */
+  close(): void {
+    this.closing.abort(new RemoteImageRefused('the service is shutting down'));
   }
 }
 
@@ -141,30 +150,33 @@ async function checkSvg(svg: Buffer): Promise<{ width: number; density: number }
 const processScript = fileURLToPath(new URL(`./svg-raster-process${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
 
 /** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds or when `signal` aborts. */
-function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }, signal: AbortSignal | undefined): Promise<Buffer> {
+function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    // The same loader flags as this process (tsx when running from source).
+    if (signal.aborted) return reject(signal.reason);
+    // The same loader flags as this process (tsx when running from source). The IPC channel carries
+    // nothing: its closing tells the drawing that this process died (svg-raster-process.ts).
     const child = spawn(process.execPath, [...process.execArgv, processScript, JSON.stringify(options)], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
       timeout: svgLimits.timeoutSeconds * 1000,
       killSignal: 'SIGKILL',
       signal,
     });
+    // Piped, as stdio says (the IPC entry makes the typings lose track of that).
+    const [stdin, stdout, stderr] = [child.stdin!, child.stdout!, child.stderr!];
     const output: Buffer[] = [];
     let errors = '';
-    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
-    child.stdin.on('error', () => {});
+    stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+    stdin.on('error', () => {});
     child.once('error', (error) =>
-      reject(signal?.aborted ? signal.reason : new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)),
+      reject(signal.aborted ? signal.reason : new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)),
     );
     child.once('close', (code, signal) => {
       if (code === 0) return resolve(Buffer.concat(output));
       const why = signal ? `it took longer than ${svgLimits.timeoutSeconds} s` : errors.trim().split('\n')[0] || `exit code ${code}`;
       reject(new RemoteImageRefused(`the SVG image could not be drawn within the limits: ${why}`));
     });
-    child.stdin.end(svg);
+    stdin.end(svg);
   });
 }
 

@@ -31,6 +31,15 @@ declare module 'vfile' {
   }
 }
 
+/**
+ * Markdown's URL normalization escapes the brackets of an IPv6 literal host
+ * (`http://[::1]/a.png` becomes `http://%5B::1%5D/a.png`), which no URL parser reads as a host:
+ * the brackets of the host part are put back, so such an image is fetched like any other.
+ */
+const escapedIpv6Host = /^(https?:\/\/(?:[^/?#@]*@)?)%5B([0-9a-f:.]+(?:%25[\w.~-]+)?)%5D/i;
+
+const unescapeIpv6Host = (src: string): string => src.replace(escapedIpv6Host, '$1[$2]');
+
 export function rehypeInlineRemoteImages() {
   return async (tree: Root, file: VFile) => {
     const context = file.data.remoteImages;
@@ -41,6 +50,7 @@ export function rehypeInlineRemoteImages() {
       if (/^data:/i.test(node.properties.src)) {
         if (checkDataImage(node, context)) images.push(node);
       } else if (context.fetcher && context.fetchRemote && /^https?:/i.test(node.properties.src)) {
+        node.properties.src = unescapeIpv6Host(node.properties.src);
         images.push(node);
       }
     });

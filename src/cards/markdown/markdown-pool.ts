@@ -164,6 +164,11 @@ export class MarkdownPool {
       }
       waitOnMainThread();
       if (message.type === 'image') {
+        if (signal?.aborted) {
+          // The request is over; its document, still running, asks for the images it had queued: none is fetched or drawn.
+          answer({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request ended' }, []);
+          return;
+        }
         void (async () => {
           // Remote images and data: SVGs alike: the worker asks only for what must be fetched or drawn.
           if (options.beforeImage) {

@@ -6,6 +6,7 @@
 import { imageSize } from 'image-size';
 import sharp from 'sharp';
 import { CardError } from '../errors.js';
+import { encodeImage } from './encode-image.js';
 import type { CardBox, ImageFormat, RenderPage } from './render-page.js';
 
 /** Captures up to this tall (device px) are taken in one go, as every other card is. */
@@ -92,7 +93,7 @@ export async function captureLongImage(page: RenderPage, box: CardBox, scale: nu
       : format === 'webp'
         ? joined.webp({ quality: 90 })
         : joined.png({ compressionLevel: 6, adaptiveFiltering: false });
-  return encoded.toBuffer();
+  return encodeImage(encoded, format);
 }
 
 /**

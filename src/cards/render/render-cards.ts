@@ -3,7 +3,6 @@
 import { withDescription } from '../alt-text/png-description.js';
 import { readAltTexts } from '../alt-text/read-alt-text.js';
 import { imageSize } from 'image-size';
-import sharp from 'sharp';
 import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import type { CreatorOptions } from '../request/schema.js';
@@ -15,7 +14,8 @@ import { captureLongImage, checkLongImage, maxSingleCapturePixelHeight, needsTil
 import { maxCardsPerRequest, paginate } from './paginate.js';
 import { ByteBudget, checkPixels, defaultRenderLimits, withinStepTime, type RenderLimits } from './render-limits.js';
 import { truncateOverflow } from './truncate-overflow.js';
-import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
+import type { CardBox, ImageFormat, RenderPage } from './render-page.js';
+import { captureCard } from './capture-card.js';
 
 export type SplitMode = 'noSplit' | 'autoSplit' | 'hrSplit';
 /** An image format, or `pdf`: every card as a page of one PDF. */
@@ -52,6 +52,8 @@ export interface RenderedImage {
   height: number;
   /** What the card shows, as text (alt-text/read-alt-text.ts); a PNG carries it too. For a PDF, every page's, one after the other. */
   alt: string;
+  /** For a PDF: its pages, one per card. */
+  pages?: number;
 }
 
 /**
@@ -177,43 +179,8 @@ async function printCards(page: RenderPage, request: CardRenderRequest, boxes: C
   const fontScale = request.fontScale ?? 1;
   const data = await page.printCards(fontScale);
   const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };
-  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale) };
+  return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale), pages: boxes.length };
 }
-
-/**
- * Captures one card as exactly round(box × deviceScale) pixels. Chromium clips a capture to whole
- * CSS px, so a card whose size is fractional in CSS px (fontScale ≠ 1) is captured with the
- * fraction rounded up and the few extra device pixels cropped away. Cards start on whole CSS px
- * (themes/_base.css), so the crop starts at the card's first pixel. A large JPEG or WebP card is
- * captured as PNG and compressed here too (see largestBrowserEncodedPixels).
- */
-async function captureCard(page: RenderPage, box: CardBox, deviceScale: number, format: ImageFormat): Promise<Buffer> {
-  const whole = (value: number) => Math.abs(value - Math.round(value)) < 1e-6;
-  const width = Math.round(box.width * deviceScale);
-  const height = Math.round(box.height * deviceScale);
-  const browserEncodes = format === 'png' || width * height <= largestBrowserEncodedPixels;
-  if (whole(box.width) && whole(box.height) && browserEncodes) return page.capture(box, { scale: deviceScale, format });
-  const png = await page.capture({ ...box, width: Math.ceil(box.width), height: Math.ceil(box.height) }, { scale: deviceScale, format: 'png' });
-  const cropped = sharp(png).extract({ left: 0, top: 0, width, height });
-  if (format === 'png') return cropped.png().toBuffer();
-  return (format === 'jpeg' ? cropped.jpeg({ quality: lossyQuality }) : cropped.webp({ quality: lossyQuality, effort: largeWebpEffort })).toBuffer();
-}
-
-/**
- * Chromium compresses a JPEG or WebP capture in the browser process, which answers nothing else
- * meanwhile: a 2,000×4,000 card at scale 2 of fine gradients took 22 s as WebP, so the browser
- * failed its health probes and was killed with every render on it (a 500 for that request). Cards
- * larger than this are captured as PNG, which Chromium compresses fast, and compressed by libvips
- * off the browser, within the card's drawing time (render-limits.ts). Smaller cards keep the
- * browser's own encoder: no extra decoding, same images as before.
- */
-const largestBrowserEncodedPixels = 4_000_000;
-
-/**
- * libvips' WebP effort (0–6): its default (4) took 72 s on that card, effort 1 took 14 s for an
- * image of the same size and quality.
- */
-const largeWebpEffort = 1;
 
 /** The markup of a noSplit (or weChatMode) card: the live preview shows exactly this. */
 export function singleCardMarkup(request: CardRenderRequest): string {

@@ -19,7 +19,7 @@ export interface RenderLimits {
 
 export const defaultRenderLimits: RenderLimits = { maxPixels: 200_000_000, maxBytes: 64 * 1024 * 1024, stepTimeoutMs: 20_000 };
 
-const millions = (pixels: number) => (pixels / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: pixels < 10_000_000 ? 1 : 0 });
+export const millions = (pixels: number) => (pixels / 1_000_000).toLocaleString('en-US', { maximumFractionDigits: pixels < 10_000_000 ? 1 : 0 });
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1 });
 
 /** The device pixels of a card drawn at `deviceScale`, as its image will have them. */

@@ -30,7 +30,7 @@ export const CoverBody = Type.Object(
             Type.Array(Type.String({ maxLength: coverLimits.keywordMaxLength }), { maxItems: coverLimits.keywordsMax }),
           ],
           {
-            description: `words to highlight in the title and show as tags: a string (several separated by commas, 、 or |) or an array, at most ${coverLimits.keywordsMax}`,
+            description: `words to highlight in the title and show as tags: a string (several separated by commas, 、 or |) or an array, at most ${coverLimits.keywordsMax} keywords of at most ${coverLimits.keywordMaxLength} characters each`,
           },
         ),
       ),

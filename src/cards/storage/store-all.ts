@@ -26,6 +26,8 @@ export interface StoredImage {
   bytes: number;
   /** What the card shows, as text, for the alt field of a post (see RenderedImage.alt). */
   alt: string;
+  /** For a PDF: its pages, one per card. */
+  pages?: number;
 }
 
 /** Another file stored with the images, in the same all-or-nothing batch (a saved request). */
@@ -44,6 +46,7 @@ export interface ImageToStore {
   width: number;
   height: number;
   alt: string;
+  pages?: number;
 }
 
 export interface StoreTarget {
@@ -65,7 +68,8 @@ export async function storeAll(target: StoreTarget, images: ImageToStore[], sign
   const stored: StoredImage[] = images.map((image) => {
     const fileName = newFileName(image.format);
     const bytes = image.data.length;
-    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes, alt: image.alt };
+    const pages = image.pages === undefined ? {} : { pages: image.pages };
+    return { url: target.storage.url(fileName), fileName, width: image.width, height: image.height, size: kilobytes(bytes), bytes, alt: image.alt, ...pages };
   });
   const toUpload: FileToStore[] = [
     ...images.map((image, index) => ({ fileName: stored[index]!.fileName, data: image.data, contentType: contentTypeOf[image.format] })),
