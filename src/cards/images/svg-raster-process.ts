@@ -8,7 +8,8 @@
 // A service that died while this process was still loading closed the channel before anyone
 // listened (process.connected tells), and a parent that is gone leaves this process to another
 // (its ppid changes): either ends the drawing too.
-const endWithParent = () => process.exit(1);
+// Killed rather than exited: process.exit waits at libvips' shutdown for the drawing under way.
+const endWithParent = () => process.kill(process.pid, 'SIGKILL');
 process.once('disconnect', endWithParent);
 if (!process.connected) endWithParent();
 const parent = process.ppid;
