@@ -10,7 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { addPhraseBreaks } from '../src/cards/markdown/cjk-phrase-breaks.js';
+import { rehypeCjkPhraseBreaks } from '../src/cards/markdown/cjk-phrase-breaks.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { longDocument } from './lib/documents.js';
 import { median } from './lib/stats.js';
@@ -33,6 +33,8 @@ function cpuMs(started: NodeJS.CpuUsage): number {
 }
 
 const toTree = unified().use(remarkParse).use(remarkGfm).use(remarkRehype);
+const phraseStep = unified().use(rehypeCjkPhraseBreaks);
+const addPhraseBreaks = (tree: Root) => phraseStep.runSync(tree);
 
 async function timeStep(markdown: string): Promise<number> {
   const timings: number[] = [];

@@ -228,6 +228,7 @@ const phraseStarts = (language: Language) => (text: string) =>
 const wordStarts = (language: Language) => (text: string) =>
   language === 'ko' ? new Set([...text].flatMap((_, offset) => (/\p{Script=Hangul}/u.test(text[offset - 1] ?? '') && /\p{Script=Hangul}/u.test(text[offset]!) ? [] : [offset]))) : words(text);
 const isHeading = (block: BlockLines) => /^h[1-6]/.test(block.block);
+const eastAsianLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /** What a reader of the blocks would object to, in words. */
 function lineBreakProblems(blocks: BlockLines[], language: Language): string[] {
@@ -235,9 +236,9 @@ function lineBreakProblems(blocks: BlockLines[], language: Language): string[] {
   for (const block of blocks) {
     const where = `${block.block} "${block.text.slice(0, 16)}"`;
     if (block.overflows) problems.push(`${where}: a line runs out of its block`);
-    // Korean is not segmented into phrases, and a table cell may break words when its table is too wide.
+    // A table cell may break words when its table is too wide (fit-tables.ts).
     if (/^t[dh]/.test(block.block)) continue;
-    if (shortLastLine(block) && !block.continues && (block.phrases || language === 'ko')) problems.push(`${where}: last line ${JSON.stringify(block.lines.at(-1))}`);
+    if (shortLastLine(block) && !block.continues && eastAsianLetter.test(block.text)) problems.push(`${where}: last line ${JSON.stringify(block.lines.at(-1))}`);
     for (const inside of breaksInside(block, wordStarts(language))) problems.push(`${where}: break inside a word ${inside}`);
     if (isHeading(block)) for (const inside of breaksInside(block, phraseStarts(language))) problems.push(`${where}: break inside a phrase ${inside}`);
   }

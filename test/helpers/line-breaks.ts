@@ -21,8 +21,6 @@ export interface BlockLines {
   breaks: number[];
   /** Whether a line is wider than the block (a break could not be found). */
   overflows: boolean;
-  /** The block was segmented into phrases (data-phrases, src/cards/markdown/cjk-phrase-breaks.ts). */
-  phrases: boolean;
   /** The block goes on on the next card (autoSplit cut it): its last line here is not its last. */
   continues: boolean;
   /** Its computed text-align. */
@@ -70,7 +68,6 @@ function linesInPage(selector: string): BlockLines[] {
       lines,
       breaks,
       overflows,
-      phrases: block.hasAttribute('data-phrases'),
       continues: block.classList.contains('split-continues'),
       align: getComputedStyle(block).textAlign,
     };

@@ -2,12 +2,13 @@
 // where): each block with CJK text gets a <wbr> at every point a line may break and the
 // attribute `data-phrases`, which themes/_base.css draws with `word-break: keep-all`, so the page
 // breaks its CJK text only there. The block's last few characters get no break (and no-break
-// spaces), so its last line never holds one or two characters alone. Code, math and tag chips are
-// never segmented; a document without CJK letters is not walked at all.
+// spaces), so its last line never holds one or two characters alone; so do Korean blocks, whose
+// words the page keeps whole itself. Code, math and tag chips are never segmented; a document
+// without Chinese, Japanese or Korean letters is not walked at all.
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
 import { SKIP, visit } from 'unist-util-visit';
-import { cjkLanguage, hasCjkLetters, phraseBreaks } from './cjk-phrases.js';
+import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, phraseBreaks } from './cjk-phrases.js';
 
 /** Inline elements whose text flows on with the text around them. */
 const inline = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
@@ -107,32 +108,29 @@ function markBreaks(run: Run, breaks: number[], keepTogetherFrom: number): void 
   });
 }
 
-/** Adds phrase breaks to every block of `tree` that has CJK letters; returns whether it added any. */
-export function addPhraseBreaks(tree: Root | Element): boolean {
+/** Adds phrase breaks to every block of `tree` that has CJK letters, and holds the end of every CJK or Korean block. */
+function addPhraseBreaks(tree: Root): void {
   const text = textOf(tree);
-  if (!hasCjkLetters(text)) return false;
+  if (!hasEastAsianLetters(text)) return;
   const language = cjkLanguage(text);
-  let marked = false;
   visit(tree, 'element', (node: Element) => {
     if (untouched(node)) return SKIP;
-    if (inline.has(node.tagName) && node !== tree) return;
+    if (inline.has(node.tagName)) return;
     const { runs, embedded } = runsOf(node);
     let segmented = false;
     for (const run of runs) {
-      if (!hasCjkLetters(run.text)) continue;
+      if (!hasEastAsianLetters(run.text)) continue;
       const { breaks, keepTogetherFrom } = phraseBreaks(run.text, run.endsLine, language);
       const outsideTerms = breaks.filter((offset) => !run.terms.some(([start, end]) => offset > start && offset < end));
       markBreaks(run, outsideTerms, keepTogetherFrom);
-      segmented = true;
+      if (hasCjkLetters(run.text)) segmented = true;
     }
     if (!segmented) return;
     node.properties.dataPhrases = '';
-    marked = true;
     // keep-all would also hold inline code or an image to the CJK text beside it: a line may
     // break on either side of them, as before.
     for (const { element, parent } of embedded) parent.children.splice(parent.children.indexOf(element), 1, wbr(), element, wbr());
   });
-  return marked;
 }
 
 export function rehypeCjkPhraseBreaks() {

@@ -47,6 +47,9 @@ const space = /\s/u;
 
 /** Whether `text` has any Chinese or Japanese letter (the segmenters are not run on text without). */
 export const hasCjkLetters = (text: string) => cjkLetter.test(text);
+const hangul = /\p{Script=Hangul}/u;
+/** Whether the lines of `text` are shaped here: Chinese and Japanese are segmented, Korean has its end held together. */
+export const hasEastAsianLetters = (text: string) => cjkLetter.test(text) || hangul.test(text);
 
 /**
  * The language of a document (or of a cover's text), for its runs without kana: Japanese when kana
@@ -109,7 +112,10 @@ export interface PhraseBreaks {
  * document's (cjkLanguage), for a run without kana; one with kana is Japanese.
  */
 export function phraseBreaks(text: string, endsLine: boolean, language: Language = cjkLanguage(text)): PhraseBreaks {
-  if (!hasCjkLetters(text)) return { breaks: [], keepTogetherFrom: text.length };
+  if (!hasCjkLetters(text)) {
+    // Korean keeps its words whole in the page (keep-all, spaces between words): only its end is held.
+    return { breaks: [], keepTogetherFrom: endsLine && hangul.test(text) ? lastLineStart(text, []) : text.length };
+  }
   if (kana.test(text)) language = 'ja';
   // ICU is asked only about BudouX's boundaries (`containing` segments just around each), which
   // costs half of segmenting the whole text.
