@@ -55,6 +55,16 @@ describe('phrase breaks in the HTML', () => {
     assert.match(code, /你好世界，这是代码/);
   });
 
+  it('adds no break where the page breaks anyway, holds punctuation in the end, and gives a heading\'s copy the same breaks', async () => {
+    const { html } = await renderMarkdown('# 三个让你效率翻倍的小技巧和学习方法\n\n我们讨论了很久，终于在今天下午做出了最后的决定，好。');
+    const paragraph = paragraphs(html)[0]!;
+    assert.doesNotMatch(paragraph, /[，。]<wbr>/, 'no <wbr> after punctuation, where keep-all still breaks');
+    assert.match(paragraph, /，\u2060好。$/, 'the held end does not break after its comma');
+    const [, dataText, content] = html.match(/<h1 data-text="([^"]*)"[^>]*>([\s\S]*?)<\/h1>/)!;
+    assert.match(content!, /<wbr>/);
+    assert.equal(dataText!.replace(/\u200b/g, '<wbr>'), content, 'data-text breaks where the heading does');
+  });
+
   it('joins hard-wrapped CJK lines before breaking them into phrases', async () => {
     const { html } = await renderMarkdown('我们通常\n就是这样写作的，一行一行地写下去。');
     assert.match(breakPoints(paragraphs(html)[0]!).text, /我们通常就是这样写作的/);

@@ -3,7 +3,7 @@
 // involved: each design is a fixed layout (themes/_cover.css) of the title and the keywords, with
 // the title's size computed from its length and the card's size so it fills its space.
 import { cjkShare } from '../markdown/cjk-blocks.js';
-import { hasCjkLetters, phraseBreaks } from '../markdown/cjk-phrases.js';
+import { hasCjkLetters, holdTogether, phraseBreaks } from '../markdown/cjk-phrases.js';
 import type { CoverRequest } from '../request/cover-schema.js';
 
 export interface CoverDesign {
@@ -33,14 +33,15 @@ export function textHtml(parts: Array<{ text: string; mark?: boolean }> | string
   const pieces = typeof parts === 'string' ? [{ text: parts }] : parts;
   const whole = pieces.map((part) => part.text).join('');
   const { breaks, keepTogetherFrom } = phraseBreaks(whole, true);
-  // The held-together end's spaces become no-break spaces (the same length: offsets stay).
-  const drawn = whole.slice(0, keepTogetherFrom) + whole.slice(keepTogetherFrom).replace(/ /g, '\u00a0');
+  // A piece of text as drawn: what lies past the held-together end is held.
+  const drawn = (from: number, to: number) =>
+    from >= keepTogetherFrom ? holdTogether(whole.slice(from, to)) : to <= keepTogetherFrom ? whole.slice(from, to) : whole.slice(from, keepTogetherFrom) + holdTogether(whole.slice(keepTogetherFrom, to));
   let start = 0;
   return pieces
     .map(({ text, mark }) => {
       const end = start + text.length;
       const cuts = [start, ...(mark ? [] : breaks.filter((offset) => offset > start && offset < end)), end];
-      const html = cuts.slice(1).map((cut, index) => escapeHtml(drawn.slice(cuts[index], cut))).join('<wbr>');
+      const html = cuts.slice(1).map((cut, index) => escapeHtml(drawn(cuts[index]!, cut))).join('<wbr>');
       // A break right before a keyword goes before its highlight.
       const before = breaks.includes(start) ? '<wbr>' : '';
       start = end;

@@ -8,7 +8,7 @@
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
 import { SKIP, visit } from 'unist-util-visit';
-import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, phraseBreaks } from './cjk-phrases.js';
+import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, holdTogether, phraseBreaks } from './cjk-phrases.js';
 
 /** Inline elements whose text flows on with the text around them. */
 const inline = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
@@ -80,7 +80,7 @@ function runsOf(block: Element): { runs: Run[]; embedded: Array<{ element: Eleme
 
 const wbr = (): Element => ({ type: 'element', tagName: 'wbr', properties: {}, children: [] });
 
-/** Puts a <wbr> before each break offset of `run`, and no-break spaces from `keepTogetherFrom` on. */
+/** Puts a <wbr> before each break offset of `run`, and holds its text from `keepTogetherFrom` on together. */
 function markBreaks(run: Run, breaks: number[], keepTogetherFrom: number): void {
   run.texts.forEach((text, index) => {
     const start = run.starts[index]!;
@@ -89,7 +89,7 @@ function markBreaks(run: Run, breaks: number[], keepTogetherFrom: number): void 
     let value = text.value;
     if (keepTogetherFrom < end) {
       const from = Math.max(0, keepTogetherFrom - start);
-      value = value.slice(0, from) + value.slice(from).replace(/ /g, '\u00a0');
+      value = value.slice(0, from) + holdTogether(value.slice(from));
     }
     if (local.length === 0) {
       text.value = value;
@@ -127,10 +127,18 @@ function addPhraseBreaks(tree: Root): void {
     }
     if (!segmented) return;
     node.properties.dataPhrases = '';
+    // A heading's copy for themes (content: attr(data-text), annotate-for-themes.ts) is laid over
+    // it: it breaks at the same points, given as zero-width spaces (an attribute holds no <wbr>).
+    if (node.properties.dataText !== undefined) node.properties.dataText = textWithBreaks(node).trim();
     // keep-all would also hold inline code or an image to the CJK text beside it: a line may
     // break on either side of them, as before.
     for (const { element, parent } of embedded) parent.children.splice(parent.children.indexOf(element), 1, wbr(), element, wbr());
   });
+}
+
+/** The text of `node` with a zero-width space for each <wbr>. */
+function textWithBreaks(node: Element): string {
+  return node.children.map((child) => (child.type === 'text' ? child.value : child.type !== 'element' ? '' : child.tagName === 'wbr' ? '\u200b' : textWithBreaks(child))).join('');
 }
 
 export function rehypeCjkPhraseBreaks() {

@@ -130,9 +130,8 @@ export function phraseBreaks(text: string, endsLine: boolean, language: Language
     if (words.containing(offset)!.index === offset) breaks.push(offset);
   }
   withoutLoneLetters(text, breaks);
-  if (!endsLine) return { breaks, keepTogetherFrom: text.length };
-  const keepTogetherFrom = lastLineStart(text, breaks);
-  return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom), keepTogetherFrom };
+  const keepTogetherFrom = endsLine ? lastLineStart(text, breaks) : text.length;
+  return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)), keepTogetherFrom };
 }
 
 /**
@@ -146,6 +145,28 @@ function withoutLoneLetters(text: string, breaks: number[]): void {
   }
 }
 const loneLetter = /^\p{L}[\p{P}\s]+$/u;
+
+/** CJK closing punctuation, after which the page breaks a line even with keep-all; and opening brackets, before which it does. */
+const closing = '、。，．：；！？」』）】》〉〕｝';
+const opening = '「『（【《〈〔｛';
+/**
+ * Whether the page breaks at `offset` without being told: a <wbr> there would cost layout time (one
+ * element each; a 10,000-character document has thousands) and change nothing.
+ */
+const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text[offset - 1]!) || opening.includes(text[offset]!);
+
+/**
+ * `text` (the held end of a block, or a piece of it) as it must be drawn to stay on one line: spaces
+ * as no-break spaces, and a word joiner (U+2060) where the page would break at punctuation anyway.
+ */
+export function holdTogether(text: string): string {
+  let held = '';
+  for (let offset = 0; offset < text.length; offset++) {
+    if (offset > 0 && pageBreaksAnyway(text, offset)) held += '\u2060';
+    held += text[offset] === ' ' ? '\u00a0' : text[offset];
+  }
+  return held;
+}
 
 /** The latest break (phrase break or space) after which at least `lastLineMinimum` characters follow. */
 function lastLineStart(text: string, breaks: number[]): number {
