@@ -1,6 +1,7 @@
 // Each of these themes, rendered through the real service, shows what its name promises: its
 // signature colours where a reader looks for them, in fixed-height cards and in cards grown with
-// long content, whose bottom keeps the theme's frame and readable (WCAG AA) body text.
+// long content, whose bottom keeps the theme's frame and readable (WCAG AA) body text. And in
+// several themes, Chinese, Japanese and Korean text breaks its lines between words and phrases.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';

@@ -7,7 +7,7 @@
 // 《…》 short enough for a line stays whole, and a block's last few characters stay together, so
 // no line ends a paragraph with one or two characters. The page then breaks only at these points
 // (`word-break: keep-all` plus <wbr>), and inside a phrase only when it is wider than the line
-// (`overflow-wrap: anywhere`).
+// (`overflow-wrap: anywhere`). docs/themes.md#line-breaks tells the whole rule.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { gb2312Han } from './han-repertoire.js';
@@ -21,8 +21,7 @@ const requireFromHere = createRequire(import.meta.url);
 const budouxDir = path.dirname(requireFromHere.resolve('budoux'));
 const { Parser } = requireFromHere(path.join(budouxDir, 'parser.js')) as Pick<Budoux, 'Parser'>;
 const modelFiles = { ja: 'ja.js', 'zh-hans': 'zh-hans.js', 'zh-hant': 'zh-hant.js' } as const;
-export type CjkLanguage = keyof typeof modelFiles;
-type Language = CjkLanguage;
+type Language = keyof typeof modelFiles;
 
 const parsers = new Map<Language, InstanceType<Budoux['Parser']>>();
 function parserFor(language: Language) {
@@ -54,8 +53,9 @@ export const hasEastAsianLetters = (text: string) => cjkLetter.test(text) || han
 /**
  * The language of a document (or of a cover's text), for its runs without kana: Japanese when kana
  * are at least a quarter of its CJK letters, as in running Japanese text (a Japanese heading may be
- * all kanji, "世界人権宣言"; a Chinese text may quote a Japanese sentence); traditional Chinese when more than one Han character in ten is
- * outside GB 2312 (common traditional forms such as 們 這 說 are); otherwise simplified Chinese.
+ * all kanji, "世界人権宣言"; a Chinese text may quote a Japanese sentence); traditional Chinese
+ * when more than one Han character in ten is outside GB 2312 (common traditional forms such as
+ * 們 這 說 are); otherwise simplified Chinese.
  */
 export function cjkLanguage(text: string): Language {
   const simplified = gb2312Han();
@@ -101,7 +101,7 @@ export interface PhraseBreaks {
   breaks: number[];
   /**
    * With `endsLine`: the offset from which the text must stay on one line (the block's last few
-   * characters); spaces after it are to be drawn as no-break spaces. `text.length` when nothing is held.
+   * characters), to be drawn through holdTogether. `text.length` when nothing is held.
    */
   keepTogetherFrom: number;
 }
