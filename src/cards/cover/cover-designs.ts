@@ -131,10 +131,10 @@ function widestUnbreakable(title: string): number {
 /**
  * A font size (px) at which `title` fills about `fill` of a `width` × `height` box, lines about
  * 1.2 em tall. Capped so a short title does not become one giant word and so its widest unbreakable
- * piece fits a line (a theme's letter spacing may add a tenth), and floored for legibility.
+ * piece fits the line (`width` is already a share of the card), and floored for legibility.
  */
 export function titleSize(title: string, width: number, height: number, maxOfWidth: number): number {
   const fitting = Math.sqrt((width * height * 0.7) / (Math.max(ems(title), 1) * 1.25));
-  const widest = (width * 0.9) / Math.max(widestUnbreakable(title), 1);
+  const widest = width / Math.max(widestUnbreakable(title), 1);
   return Math.round(Math.max(18, Math.min(fitting, widest, width * maxOfWidth, 120)));
 }
