@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
-import { textFonts, type TextFonts } from './helpers/page-inspection.js';
+import { joinRuns, textFonts, type TextFonts } from './helpers/page-inspection.js';
 import { fontFaceCss } from '../src/cards/themes/fonts.js';
 import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -97,7 +97,7 @@ describe('every script is drawn by a bundled face', () => {
       for (const script of ['zh-Hant', 'ja', 'ext-b']) {
         const { runs } = await inspect(themeId, samples[script]!);
         const titles = samples[script]!.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2));
-        for (const run of runs.filter((candidate) => titles.includes(candidate.text))) {
+        for (const run of joinRuns(runs, titles)) {
           // The Noto CJK faces (SC, TC, JP, KR) are one design: a kana or a name from another of them matches.
           const design = (family: string) => family.replace(/^Noto (Sans|Serif) (SC|TC|JP|HK|KR)\b.*$/, 'Noto $1 CJK').replace(/ (Regular|Bold|Thin|ExtraLight|Light|Medium|Black|ExtraBold|SemiBold)$/, '');
           const faces = new Set(run.fonts.map((font) => font.familyName).filter((family) => cjkFaces.test(family)).map(design));
@@ -132,7 +132,7 @@ describe('every script is drawn by a bundled face', () => {
           marked?.setAttribute('data-han', mark);
           return rounded;
         }).map((h) => h.textContent)`);
-        return (await textFonts(page)).filter((run) => handHeadings.includes(run.text));
+        return joinRuns(await textFonts(page), handHeadings);
       });
       for (const run of runs) {
         measured++;
@@ -166,7 +166,7 @@ describe('every script is drawn by a bundled face', () => {
         await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
         // The headings whose stack leads (after a Latin display face) with the Kai face.
         const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
-        return (await textFonts(page)).filter((run) => run.text === big5).filter((_, index) => kai[index]);
+        return joinRuns(await textFonts(page), [big5]).filter((_, index) => kai[index]);
       });
       for (const run of runs) {
         measured++;

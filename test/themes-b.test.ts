@@ -1,10 +1,16 @@
 // Each of these themes, rendered through the real service, shows what its name promises: its
 // signature colours where a reader looks for them, in fixed-height cards and in cards grown with
-// long content, whose bottom keeps the theme's frame and readable (WCAG AA) body text.
+// long content, whose bottom keeps the theme's frame and readable (WCAG AA) body text. And in
+// several themes, Chinese, Japanese and Korean text breaks its lines between words and phrases.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { jaModel, Parser, zhHansModel, zhHantModel } from 'budoux';
 import { contrastRatio, paperAndInk, relativeLuminance, type Area, type Rgb } from './helpers/contrast.js';
 import { decodePng, download, pixel, type DecodedPng } from './helpers/images.js';
+import { breaksInside, renderCoverLines, renderLines, shortLastLine, wordBoundaries, type BlockLines } from './helpers/line-breaks.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const scale = 2;
@@ -179,6 +185,68 @@ const promises: ThemePromise[] = [
   },
 ];
 
+// Chinese and Japanese line breaks (src/cards/markdown/cjk-phrases.ts, docs/themes.md#line-breaks),
+// measured in the page on real text: a creator's notes, the corpus fixtures, and the Chinese,
+// Japanese and Korean READMEs of installed packages.
+const repository = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const readRepositoryFile = (file: string) => fs.readFileSync(path.join(repository, file), 'utf8');
+/** A README's first `length` characters or so, up to the end of a paragraph. */
+const readmeStart = (file: string, length = 4000) => {
+  const text = readRepositoryFile(file);
+  return text.slice(0, text.indexOf('\n\n', length));
+};
+
+const creatorNotes = [
+  '# 《被讨厌的勇气》读后感：自由就是被别人讨厌',
+  '那天我妈打电话来，说她终于学会了用手机视频。挂掉电话以后，我在阳台上站了很久——我妈',
+  '每天只要坚持做这三个动作，你会发现自己的精神状态完全不一样了，试试看吧，只需要 5 分钟！',
+  '很多人问我为什么要辞职去旅行。我想说，人生不是为了满足别人的期待，人是为了自由而活。',
+  '早上七点起床，先喝一杯温水，然后做十分钟拉伸。早餐吃全麦面包和鸡蛋，配一杯黑咖啡，整个人都清醒了。',
+  '## 三个让你效率翻倍的小技巧',
+  '- 把手机放在另一个房间，专注工作二十五分钟再休息五分钟\n- 每天晚上写下明天最重要的三件事情\n- 学会拒绝不必要的会议和社交，把时间留给自己',
+  '> 用 `npm install` 装好 **小红书** 的发布工具，再把 *Markdown* 笔记一键转成卡片。',
+].join('\n\n');
+
+type Language = 'zh-hans' | 'zh-hant' | 'ja' | 'ko';
+const cjkDocuments: Array<{ name: string; language: Language; markdown: () => string; themes: string[] }> = [
+  { name: 'creator notes', language: 'zh-hans', markdown: () => creatorNotes, themes: ['plain-notes', 'traditional-chinese', 'pop-art'] },
+  { name: 'corpus zh-hans', language: 'zh-hans', markdown: () => readRepositoryFile('test/fixtures/corpus/zh-hans.md'), themes: ['traditional-chinese', 'minimal'] },
+  { name: 'corpus zh-hant', language: 'zh-hant', markdown: () => readRepositoryFile('test/fixtures/corpus/zh-hant.md'), themes: ['japanese-magazine', 'warm'] },
+  { name: 'corpus ja', language: 'ja', markdown: () => readRepositoryFile('test/fixtures/corpus/ja.md'), themes: ['japanese-magazine', 'plain-notes'] },
+  { name: 'Biome README (zh-CN)', language: 'zh-hans', markdown: () => readmeStart('node_modules/@biomejs/biome/README.zh-CN.md'), themes: ['plain-notes', 'traditional-chinese'] },
+  { name: 'Biome README (zh-TW)', language: 'zh-hant', markdown: () => readmeStart('node_modules/@biomejs/biome/README.zh-TW.md'), themes: ['business'] },
+  { name: 'Biome README (ja)', language: 'ja', markdown: () => readmeStart('node_modules/@biomejs/biome/README.ja.md'), themes: ['japanese-magazine', 'minimalist'] },
+  { name: 'Mermaid README (zh-CN)', language: 'zh-hans', markdown: () => readmeStart('node_modules/mermaid/README.zh-CN.md'), themes: ['notebook'] },
+  { name: 'Biome README (ko)', language: 'ko', markdown: () => readmeStart('node_modules/@biomejs/biome/README.kr.md'), themes: ['plain-notes'] },
+];
+
+const words = wordBoundaries('zh');
+const budouxParsers = { 'zh-hans': new Parser(zhHansModel), 'zh-hant': new Parser(zhHantModel), ja: new Parser(jaModel) };
+/** Where BudouX's phrases of `text` begin, in its language. */
+const phraseStarts = (language: Language) => (text: string) =>
+  language === 'ko' ? new Set<number>() : new Set([0, ...budouxParsers[language].parseBoundaries(text)]);
+/** Word starts, and every offset of a Korean text but those between two Hangul syllables (a Korean word). */
+const wordStarts = (language: Language) => (text: string) =>
+  language === 'ko' ? new Set([...text].flatMap((_, offset) => (/\p{Script=Hangul}/u.test(text[offset - 1] ?? '') && /\p{Script=Hangul}/u.test(text[offset]!) ? [] : [offset]))) : words(text);
+const isHeading = (block: BlockLines) => /^h[1-6]/.test(block.block);
+const eastAsianLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** What a reader of the blocks would object to, in words. */
+function lineBreakProblems(blocks: BlockLines[], language: Language): string[] {
+  const problems: string[] = [];
+  for (const block of blocks) {
+    const where = `${block.block} "${block.text.slice(0, 16)}"`;
+    if (block.overflows) problems.push(`${where}: a line runs out of its block`);
+    // A table cell may break words when its table is too wide (fit-tables.ts).
+    if (/^t[dh]/.test(block.block)) continue;
+    if (shortLastLine(block) && !block.continues && eastAsianLetter.test(block.text)) problems.push(`${where}: last line ${JSON.stringify(block.lines.at(-1))}`);
+    for (const inside of breaksInside(block, wordStarts(language))) problems.push(`${where}: break inside a word ${inside}`);
+    if (isHeading(block)) for (const inside of breaksInside(block, phraseStarts(language))) problems.push(`${where}: break inside a phrase ${inside}`);
+  }
+  return problems;
+}
+
+
 describe('themes: what each one promises', () => {
   let service: RunningService;
   before(async () => {
@@ -215,4 +283,81 @@ describe('themes: what each one promises', () => {
       });
     });
   }
+
+  describe('line breaks in Chinese, Japanese and Korean, measured in the page', () => {
+    const save = (name: string, image: Buffer) => {
+      if (!process.env.SAVE_PNGS) return;
+      fs.mkdirSync(process.env.SAVE_PNGS, { recursive: true });
+      fs.writeFileSync(path.join(process.env.SAVE_PNGS, `${name.replace(/[^\w-]+/g, '-')}.png`), image);
+    };
+
+    it('breaks between words and phrases, and never ends a paragraph on a line of one or two characters, in several themes', async () => {
+      const problems: string[] = [];
+      let measuredBlocks = 0;
+      for (const document of cjkDocuments) {
+        const markdown = document.markdown();
+        for (const theme of document.themes) {
+          // A narrow card as well as the default: more lines, more breaks to get wrong.
+          for (const width of [440, 360]) {
+            const { images, blocks } = await renderLines(service, { markdown, theme, width });
+            save(`${document.name}-${theme}-${width}`, images[0]!);
+            measuredBlocks += blocks.filter((block) => block.lines.length > 1).length;
+            problems.push(...lineBreakProblems(blocks, document.language).map((problem) => `${document.name}, ${theme}, ${width} px: ${problem}`));
+          }
+        }
+      }
+      assert.ok(measuredBlocks > 150, `only ${measuredBlocks} blocks of more than one line were measured`);
+      assert.deepEqual(problems, []);
+    });
+
+    it('keeps its line rules across the cards of an autoSplit document', async () => {
+      const markdown = ['zh-hans', 'zh-hant', 'ja'].map((name) => readRepositoryFile(`test/fixtures/corpus/${name}.md`)).join('\n\n');
+      const { images, blocks } = await renderLines(service, { markdown: `${creatorNotes}\n\n${markdown}`, theme: 'traditional-chinese', splitMode: 'autoSplit' });
+      assert.ok(images.length > 2, `${images.length} cards`);
+      assert.ok(blocks.some((block) => block.continues), 'a paragraph goes on on the next card');
+      assert.deepEqual(lineBreakProblems(blocks, 'zh-hans'), []);
+    });
+
+    it('draws cover titles and keyword bands balanced, with no word, phrase or 《title》 split, and short centred texts unjustified', async () => {
+      const problems: string[] = [];
+      const title = '《被讨厌的勇气》教会我的：人是为了自由而活';
+      const keywords = ['小红书', '自由', '读书笔记'];
+      for (const theme of ['traditional-chinese', 'pop-art', 'plain-notes']) {
+        const covers = await renderCoverLines(service, { text: `${title}\n每天读一点，慢慢变成更好的自己`, keywords, count: 3, theme, width: 440, height: 586, format: 'png', scale: 1 });
+        const { images, blocks: creatorBlocks } = await renderLines(service, {
+          markdown: '正文',
+          theme,
+          creator: { cover: true, title: '七天学会做知识卡片，自由地表达自己', subtitle: '每天读一点，慢慢变成更好的自己', author: '林小满', end: '关注我，每天分享一个读书小技巧和笔记方法' },
+        });
+        for (const [index, image] of images.entries()) save(`creator-${theme}-${index}`, image);
+        for (const { design, image, blocks } of [...covers, { design: 'front matter', image: undefined, blocks: creatorBlocks }]) {
+          if (image) save(`cover-${theme}-${design}`, image);
+          const where = `${theme} ${design}`;
+          for (const block of blocks) {
+            if (/cover-title|cover-band|end-text|cover-subtitle/.test(block.block)) {
+              for (const inside of [...breaksInside(block, words), ...breaksInside(block, phraseStarts('zh-hans'))]) problems.push(`${where} ${block.block}: break inside ${inside}`);
+              const lengths = block.lines.map((line) => [...line.replace(/\s/g, '')].length);
+              // Balanced: no line under half as long as the longest.
+              if (Math.min(...lengths) * 2 < Math.max(...lengths)) problems.push(`${where} ${block.block}: unbalanced ${JSON.stringify(block.lines)}`);
+            }
+            if (/cover-title/.test(block.block)) {
+              const start = block.text.indexOf('《');
+              const end = block.text.indexOf('》');
+              if (start >= 0 && block.breaks.some((offset) => offset > start && offset <= end)) problems.push(`${where}: 《title》 split ${JSON.stringify(block.lines)}`);
+            }
+            if (/cover-band/.test(block.block)) {
+              for (const keyword of keywords) {
+                const start = block.text.indexOf(keyword);
+                if (block.breaks.some((offset) => offset > start && offset < start + keyword.length)) problems.push(`${where}: keyword ${keyword} split ${JSON.stringify(block.lines)}`);
+              }
+            }
+            if (/end-text|cover-subtitle/.test(block.block) && block.align === 'justify') problems.push(`${where} ${block.block} is justified`);
+          }
+        }
+        const endText = creatorBlocks.find((block) => /end-text/.test(block.block));
+        assert.ok(endText && endText.lines.length === 2, `${theme}: the closing text is on two lines: ${JSON.stringify(endText?.lines)}`);
+      }
+      assert.deepEqual(problems, []);
+    });
+  });
 });

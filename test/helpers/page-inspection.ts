@@ -89,3 +89,24 @@ export async function pseudoElementBoxes(page: RenderPage): Promise<PseudoElemen
     await session.detach().catch(() => {});
   }
 }
+
+/**
+ * `runs` (in document order) with the consecutive runs that together spell one of `texts` joined
+ * into one, their fonts combined: a Chinese or Japanese block is split into several text nodes at
+ * its line-break points (<wbr>, src/cards/markdown/cjk-phrase-breaks.ts), one title into several runs.
+ */
+export function joinRuns(runs: TextFonts[], texts: string[]): TextFonts[] {
+  const joined: TextFonts[] = [];
+  for (let start = 0; start < runs.length; start++) {
+    let text = '';
+    for (let end = start; end < runs.length && texts.some((candidate) => candidate.startsWith(text + runs[end]!.text)); end++) {
+      text += runs[end]!.text;
+      if (texts.includes(text)) {
+        joined.push({ text, fonts: runs.slice(start, end + 1).flatMap((run) => run.fonts) });
+        start = end;
+        break;
+      }
+    }
+  }
+  return joined;
+}

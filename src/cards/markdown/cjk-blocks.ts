@@ -2,8 +2,9 @@
 // CJK and not Latin (themes/_base.css, themes/README.md §2): justified text, which a CJK line
 // stretches between any two characters but a Latin line only at its few spaces; and no slanted
 // copy of a face without italics where a theme sets a whole quote or title in italics. Blocks
-// mostly in Korean also get `data-korean`: Korean puts spaces between words and breaks lines
-// there, not between any two syllables as Chinese and Japanese do (word-break: keep-all).
+// with any Korean also get `data-korean`: Korean puts spaces between words and breaks lines
+// there, not between any two syllables as Chinese and Japanese do (word-break: keep-all), in a
+// paragraph that is mostly English as much as in one all in Korean.
 import type { Element, Root } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
 import { visit } from 'unist-util-visit';
@@ -13,7 +14,7 @@ const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 const hangul = /\p{Script=Hangul}/u;
 const letter = /\p{L}/u;
 
-/** Whether `text` is mostly CJK (`cjk`) and mostly Korean (`korean`), counting letters only. */
+/** Whether `text` is mostly CJK (`cjk`, counting letters only) and has any Korean (`korean`). */
 export function cjkShare(text: string): { cjk: boolean; korean: boolean } {
   let letters = 0;
   let cjkLetters = 0;
@@ -24,7 +25,7 @@ export function cjkShare(text: string): { cjk: boolean; korean: boolean } {
     if (cjk.test(character)) cjkLetters++;
     if (hangul.test(character)) hangulLetters++;
   }
-  return { cjk: letters > 0 && cjkLetters * 2 >= letters, korean: letters > 0 && hangulLetters * 2 >= letters };
+  return { cjk: letters > 0 && cjkLetters * 2 >= letters, korean: hangulLetters > 0 };
 }
 
 export function rehypeMarkCjkBlocks() {

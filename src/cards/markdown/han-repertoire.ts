@@ -10,7 +10,7 @@ const blocks = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquo
 
 let gb2312: Set<string> | undefined;
 /** The Han characters of GB 2312 (rows 16–87), read through the GBK decoder of Node's ICU. */
-function gb2312Han(): Set<string> {
+export function gb2312Han(): Set<string> {
   if (gb2312) return gb2312;
   const decoder = new TextDecoder('gbk');
   gb2312 = new Set();

@@ -4,7 +4,8 @@
 //   parse (+ MDX, checked and mapped to HTML) → GFM, math, ==mark==, :emoji: → HTML tree
 //   → raw HTML parsed → SANITIZED → inline styles cleaned
 //   → trusted output added after the sanitizer: KaTeX, Mermaid diagrams, Shiki code blocks, hashtag chips, fetched images
-//   → placeholders for images that could not be fetched → images marked block or inline → attributes for themes.
+//   → placeholders for images that could not be fetched → images marked block or inline → attributes for themes
+//   → line-break points between Chinese and Japanese phrases.
 import rehypeRaw from 'rehype-raw';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
@@ -27,6 +28,7 @@ import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
+import { rehypeCjkPhraseBreaks } from './cjk-phrase-breaks.js';
 import { rehypeUprightCjkRuns } from './cjk-upright.js';
 import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
@@ -88,6 +90,8 @@ const htmlSteps: PluggableList = [
   // After the blocks are marked: only blocks mostly in another script need their CJK runs marked.
   rehypeUprightCjkRuns,
   rehypeKeepThaiRepetitionMark,
+  // Last of the text steps: the others read the text as written, without its <wbr> break points.
+  rehypeCjkPhraseBreaks,
   rehypeMarkBlankDocument,
   rehypeStringify,
 ];

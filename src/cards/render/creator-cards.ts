@@ -3,7 +3,7 @@
 // here; themes/_base.css and each theme draw it (docs/themes.md#cover-signature-and-tags), so a cover
 // wears the theme's frame, colours and heading face like the cards it introduces. Every text is
 // escaped; the avatar is a data: URI (a remote one was fetched and inlined by the pipeline).
-import { escapeHtml, textBlockAttributes, titleSize } from '../cover/cover-designs.js';
+import { escapeHtml, textBlockAttributes, textHtml, titleSize } from '../cover/cover-designs.js';
 import { runsRightToLeft } from '../markdown/text-direction.js';
 import type { CreatorOptions } from '../request/schema.js';
 
@@ -39,8 +39,8 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
   const author = authorLine(creator, 'author-line');
   return (
     '<div class="cover cover-center creator-cover">' +
-    (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.3, 0.2)}px">${escapeHtml(title)}</h1>` : '') +
-    (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${escapeHtml(creator.subtitle)}</p>` : '') +
+    (title ? `<h1 class="cover-title"${textBlockAttributes(title)} style="font-size:${titleSize(title, width * 0.82, height * 0.3, 0.2)}px">${textHtml(title)}</h1>` : '') +
+    (creator.subtitle ? `<p class="cover-subtitle"${textBlockAttributes(creator.subtitle)}>${textHtml(creator.subtitle)}</p>` : '') +
     // The author line before the tags: on a cover too full for the card even once fitted
     // (cover/fit-cover.ts), what runs off is the last tags.
     (author || creator.date ? `<div class="cover-byline">${author}${creator.date ? `<span class="cover-date">${escapeHtml(creator.date)}</span>` : ''}</div>` : '') +
@@ -52,5 +52,5 @@ export function coverContentHtml(creator: CreatorOptions | undefined, width: num
 /** The content of the closing card, or undefined when there is none. */
 export function endContentHtml(creator: CreatorOptions | undefined): string | undefined {
   if (!creator?.end) return undefined;
-  return `<div class="cover cover-center creator-end"><p class="end-text"${textBlockAttributes(creator.end)}>${escapeHtml(creator.end)}</p>${authorLine(creator, 'author-line')}</div>`;
+  return `<div class="cover cover-center creator-end"><p class="end-text"${textBlockAttributes(creator.end)}>${textHtml(creator.end)}</p>${authorLine(creator, 'author-line')}</div>`;
 }

@@ -1,0 +1,185 @@
+// Where a line of Chinese or Japanese may break. Chromium breaks CJK text between any two
+// characters (its own phrase breaking, `word-break: auto-phrase`, covers Japanese only), which
+// splits words ("自/由") and leaves one character alone on a paragraph's last line. Here a break
+// is allowed only where two segmenters agree: BudouX (a small model of phrases, one per language)
+// and ICU's dictionary word segmenter (Intl.Segmenter). Each alone errs: BudouX's Chinese model cuts
+// some words ("小技|巧"), ICU cuts names and compounds that BudouX keeps ("小|红|书"). A book title
+// 《…》 short enough for a line stays whole, and a block's last few characters stay together, so
+// no line ends a paragraph with one or two characters. The page then breaks only at these points
+// (`word-break: keep-all` plus <wbr>), and inside a phrase only when it is wider than the line
+// (`overflow-wrap: anywhere`). docs/themes.md#line-breaks tells the whole rule.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { gb2312Han } from './han-repertoire.js';
+
+type Budoux = typeof import('budoux');
+type Model = Budoux['jaModel'];
+
+// The package's entry point also loads its HTML processor and, with it, a DOM implementation
+// (about 300 ms per Markdown worker); the parser and its models alone load in about 30 ms.
+const requireFromHere = createRequire(import.meta.url);
+const budouxDir = path.dirname(requireFromHere.resolve('budoux'));
+const { Parser } = requireFromHere(path.join(budouxDir, 'parser.js')) as Pick<Budoux, 'Parser'>;
+const modelFiles = { ja: 'ja.js', 'zh-hans': 'zh-hans.js', 'zh-hant': 'zh-hant.js' } as const;
+type Language = keyof typeof modelFiles;
+
+const parsers = new Map<Language, InstanceType<Budoux['Parser']>>();
+function parserFor(language: Language) {
+  let parser = parsers.get(language);
+  if (!parser) {
+    const { model } = requireFromHere(path.join(budouxDir, 'data', 'models', modelFiles[language])) as { model: Model };
+    parser = new Parser(model);
+    parsers.set(language, parser);
+  }
+  return parser;
+}
+
+const wordSegmenters = { ja: new Intl.Segmenter('ja', { granularity: 'word' }), zh: new Intl.Segmenter('zh', { granularity: 'word' }) };
+
+/** Han, kana and bopomofo: the letters a CJK line may break between. */
+const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}]/u;
+/** What may stand on either side of a phrase break: CJK letters, CJK and full-width punctuation. */
+const wide = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uff60\uffe0-\uffe6\u30fc\u2014\u2026]/u;
+const kana = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const han = /\p{Script=Han}/u;
+const space = /\s/u;
+
+/** Whether `text` has any Chinese or Japanese letter (the segmenters are not run on text without). */
+export const hasCjkLetters = (text: string) => cjkLetter.test(text);
+const hangul = /\p{Script=Hangul}/u;
+/** Whether the lines of `text` are shaped here: Chinese and Japanese are segmented, Korean has its end held together. */
+export const hasEastAsianLetters = (text: string) => cjkLetter.test(text) || hangul.test(text);
+
+/**
+ * The language of a document (or of a cover's text), for its runs without kana: Japanese when kana
+ * are at least a quarter of its CJK letters, as in running Japanese text (a Japanese heading may be
+ * all kanji, "世界人権宣言"; a Chinese text may quote a Japanese sentence); traditional Chinese
+ * when more than one Han character in ten is outside GB 2312 (common traditional forms such as
+ * 們 這 說 are); otherwise simplified Chinese.
+ */
+export function cjkLanguage(text: string): Language {
+  const simplified = gb2312Han();
+  let kanaCount = 0;
+  let hanCount = 0;
+  let outside = 0;
+  for (const character of text) {
+    // CJK letters are all at U+2E80 or above: most of the rest is passed without a regular expression.
+    if (character < '\u2e80') continue;
+    if (kana.test(character)) kanaCount++;
+    else if (han.test(character)) {
+      hanCount++;
+      if (!simplified.has(character)) outside++;
+    }
+  }
+  if (kanaCount > 0 && kanaCount * 4 >= kanaCount + hanCount) return 'ja';
+  return outside * 10 > hanCount ? 'zh-hant' : 'zh-hans';
+}
+
+/** Book and article titles: kept on one line when no longer than `longestTitle` characters. */
+const titleOpen = new Map([['《', '》'], ['〈', '〉']]);
+const longestTitle = 16;
+
+/** Offsets inside a short 《title》 or 〈title〉, where no phrase break goes. */
+function insideTitles(text: string): Set<number> {
+  const inside = new Set<number>();
+  for (let start = 0; start < text.length; start++) {
+    const close = titleOpen.get(text[start]!);
+    if (!close) continue;
+    const end = text.indexOf(close, start + 1);
+    if (end === -1 || end - start > longestTitle) continue;
+    for (let offset = start + 1; offset <= end; offset++) inside.add(offset);
+    start = end;
+  }
+  return inside;
+}
+
+/** Characters the last line of a block holds at least (a line of one or two reads as a mistake). */
+const lastLineMinimum = 3;
+
+export interface PhraseBreaks {
+  /** UTF-16 offsets in the text before which a line may break, ascending. */
+  breaks: number[];
+  /**
+   * With `endsLine`: the offset from which the text must stay on one line (the block's last few
+   * characters), to be drawn through holdTogether. `text.length` when nothing is held.
+   */
+  keepTogetherFrom: number;
+}
+
+/**
+ * Where lines may break in `text`, a run of one block's text. `endsLine`: the run ends the block
+ * (or a line of it, before a <br>), so its last characters are kept together. `language`: the
+ * document's (cjkLanguage), for a run without kana; one with kana is Japanese.
+ */
+export function phraseBreaks(text: string, endsLine: boolean, language: Language = cjkLanguage(text)): PhraseBreaks {
+  if (!hasCjkLetters(text)) {
+    // Korean keeps its words whole in the page (keep-all, spaces between words): only its end is held.
+    return { breaks: [], keepTogetherFrom: endsLine && hangul.test(text) ? lastLineStart(text, []) : text.length };
+  }
+  if (kana.test(text)) language = 'ja';
+  // ICU is asked only about BudouX's boundaries (`containing` segments just around each), which
+  // costs half of segmenting the whole text.
+  const words = wordSegmenters[language === 'ja' ? 'ja' : 'zh'].segment(text);
+  const titles = insideTitles(text);
+  const breaks: number[] = [];
+  for (const offset of parserFor(language).parseBoundaries(text)) {
+    const before = text[offset - 1]!;
+    const after = text[offset]!;
+    // Between two Latin letters or next to a space the page breaks (or not) by its own rules.
+    if (!(wide.test(before) || wide.test(after)) || space.test(before) || space.test(after) || titles.has(offset)) continue;
+    if (words.containing(offset)!.index === offset) breaks.push(offset);
+  }
+  withoutLoneLetters(text, breaks);
+  const keepTogetherFrom = endsLine ? lastLineStart(text, breaks) : text.length;
+  return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)), keepTogetherFrom };
+}
+
+/**
+ * Drops the break before a phrase of one letter and its punctuation ("读后|感：", "说|我。"): such a
+ * phrase would start a line alone, cut from the word it ends.
+ */
+function withoutLoneLetters(text: string, breaks: number[]): void {
+  for (let index = breaks.length - 1; index >= 0; index--) {
+    const phrase = text.slice(breaks[index], breaks[index + 1] ?? text.length);
+    if (loneLetter.test(phrase)) breaks.splice(index, 1);
+  }
+}
+const loneLetter = /^\p{L}[\p{P}\s]+$/u;
+
+/** CJK closing punctuation, after which the page breaks a line even with keep-all; and opening brackets, before which it does. */
+const closing = '、。，．：；！？」』）】》〉〕｝';
+const opening = '「『（【《〈〔｛';
+/**
+ * Whether the page breaks at `offset` without being told: a <wbr> there would cost layout time (one
+ * element each; a 10,000-character document has thousands) and change nothing.
+ */
+const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text[offset - 1]!) || opening.includes(text[offset]!);
+
+/**
+ * `text` (the held end of a block, or a piece of it) as it must be drawn to stay on one line: spaces
+ * as no-break spaces, and a word joiner (U+2060) where the page would break at punctuation anyway.
+ */
+export function holdTogether(text: string): string {
+  let held = '';
+  for (let offset = 0; offset < text.length; offset++) {
+    if (offset > 0 && pageBreaksAnyway(text, offset)) held += '\u2060';
+    held += text[offset] === ' ' ? '\u00a0' : text[offset];
+  }
+  return held;
+}
+
+/** The latest break (phrase break or space) after which at least `lastLineMinimum` characters follow. */
+function lastLineStart(text: string, breaks: number[]): number {
+  const end = text.trimEnd().length;
+  const breakSet = new Set(breaks);
+  let characters = 0;
+  // From the end back: count the characters (not spaces) and stop at the first break point with enough after it.
+  for (let offset = end - 1; offset > 0; offset--) {
+    if (!space.test(text[offset]!) && !isLowSurrogate(text.charCodeAt(offset))) characters++;
+    const breakable = breakSet.has(offset) || (space.test(text[offset - 1]!) && !space.test(text[offset]!));
+    if (breakable && characters >= lastLineMinimum) return offset;
+  }
+  return 0;
+}
+
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
