@@ -90,7 +90,8 @@ describe('phrase breaks in the HTML', () => {
   it('keeps Korean words whole, in an English paragraph too, and holds a Korean paragraph\'s last words together', async () => {
     const { html } = await renderMarkdown('Biome은 JavaScript와 TypeScript를 위한 도구입니다.\n\n이 도구는 코드를 빠르게 검사할 수 있다');
     assert.doesNotMatch(html, /<wbr>|data-phrases/);
-    assert.match(html, /<p [^>]*data-korean[^>]*>Biome은/);
+    // Mostly Latin, the first paragraph's Korean runs are drawn upright in spans of their own (cjk-upright.ts), which do not break a word.
+    assert.match(html.replace(/<\/?span[^>]*>/g, ''), /<p [^>]*data-korean[^>]*>Biome은/);
     assert.match(html, /검사할 수\u00a0있다<\/p>/);
   });
 });

@@ -87,11 +87,12 @@ const htmlSteps: PluggableList = [
   rehypeMarkHanRepertoire,
   rehypeCjkEmphasis,
   rehypeMarkCjkBlocks,
-  // After the blocks are marked: only blocks mostly in another script need their CJK runs marked.
-  rehypeUprightCjkRuns,
   rehypeKeepThaiRepetitionMark,
-  // Last of the text steps: the others read the text as written, without its <wbr> break points.
+  // Last of the text steps but one: the others read the text as written, without its <wbr> break points.
   rehypeCjkPhraseBreaks,
+  // After the blocks are marked (only blocks mostly in another script need their CJK runs marked),
+  // and after the break points, which must see a word like "Biome은" whole to keep it whole.
+  rehypeUprightCjkRuns,
   rehypeMarkBlankDocument,
   rehypeStringify,
 ];
