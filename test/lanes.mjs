@@ -49,6 +49,7 @@ export const runAlone = [
 /** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
 export const unitFiles = [
   'test/build-if-stale.test.ts',
+  'test/cjk-phrases.test.ts',
   'test/client-turns.test.ts',
   'test/deployment.test.ts',
   'test/docs.test.ts',
