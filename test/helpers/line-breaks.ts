@@ -41,8 +41,9 @@ function linesInPage(selector: string): BlockLines[] {
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       const owner = node.parentElement!;
-      // The block's own text: not a nested block's (a sub-list), code, or KaTeX's hidden MathML.
-      if (owner.closest(selector) !== block || owner.closest('pre, .katex-mathml, .sr-only')) continue;
+      // The block's own text: not a nested block's (a sub-list), code, KaTeX's hidden MathML, or
+      // the alt text of a missing image's chip (ellipsised: what it clips is not drawn).
+      if (owner.closest(selector) !== block || owner.closest('pre, .katex-mathml, .sr-only, .image-placeholder')) continue;
       for (let offset = 0; offset < node.data.length; offset++) {
         const character = node.data[offset]!;
         range.setStart(node, offset);
