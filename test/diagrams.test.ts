@@ -195,7 +195,9 @@ describe('mermaid diagrams', () => {
     assert.equal(generated.status, 200, JSON.stringify(generated.json));
     const previewAnswers = await Promise.all(previews);
     const statuses = previewAnswers.map((answer) => answer.status);
-    assert.ok(statuses.every((status) => status === 200 || status === 503), `previews answered ${statuses}`);
+    // One address's previews are taken in turns (one drawing, two waiting); the rest are refused at once.
+    assert.ok(statuses.every((status) => status === 200 || status === 503 || status === 429), `previews answered ${statuses}`);
+    assert.ok(statuses.filter((status) => status === 429).length <= 3, `previews answered ${statuses}`);
     // Drawn, or (on a loaded machine) past their time limit and shown as their source: either way they held the previews' diagram page.
     assert.ok(
       previewAnswers.every((answer) => answer.status !== 200 || /<figure class="diagram(?:-error)?">/.test(answer.json.cards[0].html)),
@@ -205,7 +207,7 @@ describe('mermaid diagrams', () => {
     // preview drawn would have been answered before it; it went first, on a page of its own lane.
     const answeredLater = answeredAt.filter((at) => at > generatedAt).length;
 
-    assert.ok(answeredLater >= Math.max(3, answeredAt.length - 1), `${answeredLater} of ${answeredAt.length} drawn previews were answered after generate; previews answered ${statuses}`);
+    assert.ok(answeredLater >= Math.max(2, answeredAt.length - 1), `${answeredLater} of ${answeredAt.length} drawn previews were answered after generate; previews answered ${statuses}`);
   });
 
   it('scales a diagram taller than a card to fit one card with autoSplit', async () => {
