@@ -310,6 +310,16 @@ describe('themes: what each one promises', () => {
       assert.deepEqual(problems, []);
     });
 
+    it('draws a Chinese heading holding a row of badges in themes whose headings shrink to fit (it crashed the render page)', async () => {
+      // The contributors' heading of Mermaid's Chinese README, its badges failing to load here.
+      const line = fs.readFileSync(path.join('node_modules', 'mermaid', 'README.zh-CN.md'), 'utf8').split('\n').find((text) => text.startsWith('## 贡献者 [!['));
+      assert.ok(line, 'the README still has its badge heading');
+      for (const theme of ['notebook', 'meadow-dawn']) {
+        const { status, json } = await service.generate({ markdown: line, theme });
+        assert.equal(status, 200, `${theme}: ${JSON.stringify(json)}`);
+      }
+    });
+
     it('keeps its line rules across the cards of an autoSplit document', async () => {
       const markdown = ['zh-hans', 'zh-hant', 'ja'].map((name) => readRepositoryFile(`test/fixtures/corpus/${name}.md`)).join('\n\n');
       const { images, blocks } = await renderLines(service, { markdown: `${creatorNotes}\n\n${markdown}`, theme: 'traditional-chinese', splitMode: 'autoSplit' });

@@ -78,6 +78,10 @@ function runsOf(block: Element): { runs: Run[]; embedded: Array<{ element: Eleme
   return { runs, embedded };
 }
 
+/** An element the line lays out as one box: an image, or the chip of an image that could not be loaded. */
+const isBox = (element: Element) =>
+  element.tagName === 'img' || (Array.isArray(element.properties.className) && element.properties.className.includes('image-placeholder'));
+
 const wbr = (): Element => ({ type: 'element', tagName: 'wbr', properties: {}, children: [] });
 
 /** Puts a <wbr> before each break offset of `run`, and holds its text from `keepTogetherFrom` on together. */
@@ -130,9 +134,14 @@ function addPhraseBreaks(tree: Root): void {
     // A heading's copy for themes (content: attr(data-text), annotate-for-themes.ts) is laid over
     // it: it breaks at the same points, given as zero-width spaces (an attribute holds no <wbr>).
     if (node.properties.dataText !== undefined) node.properties.dataText = textWithBreaks(node).trim();
-    // keep-all would also hold inline code or an image to the CJK text beside it: a line may
-    // break on either side of them, as before.
-    for (const { element, parent } of embedded) parent.children.splice(parent.children.indexOf(element), 1, wbr(), element, wbr());
+    // keep-all would also hold inline code or math to the CJK text beside it: a line may break on
+    // either side of them, as before. An image or a missing image's chip is a box of its own, which
+    // the line may break around whatever word-break says; <wbr>s beside one crashed Chromium's
+    // renderer laying out a balanced heading that shrinks to fit (notebook's and meadow-dawn's h2
+    // holding a README's row of badges).
+    for (const { element, parent } of embedded.filter(({ element }) => !isBox(element))) {
+      parent.children.splice(parent.children.indexOf(element), 1, wbr(), element, wbr());
+    }
   });
 }
 
