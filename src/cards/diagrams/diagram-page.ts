@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { nodeModulesDir } from '../../paths.js';
 import { cardMarkup } from '../render/card-markup.js';
-import { PageFonts } from '../render/page-fonts.js';
+import { declareInPage, PageFonts } from '../render/page-fonts.js';
 import type { RenderShell } from '../render/shell-document.js';
 import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
@@ -118,7 +118,7 @@ export class DiagramPage {
     const { palette, contentWidth } = await this.readPalette(style);
     const config = { ...mermaidConfig, fontFamily: palette.fontFamily, themeVariables: mermaidThemeVariables(palette) };
     const fonts = this.fonts.rulesFor(source);
-    if (fonts) await this.page.evaluate((rules) => document.head.append(Object.assign(document.createElement('style'), { textContent: rules })), fonts);
+    if (fonts) await this.page.evaluate(declareInPage, fonts);
     const drawn = await this.page.evaluate(drawInPage, { source, config, width: contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
     const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };

@@ -36,6 +36,11 @@ export function shellFonts(text: string): ShellFonts {
   return { index, codePoints, rules: `${index.groupDeclarations()}\n${index.rulesFor(codePoints)}` };
 }
 
+/** In the page: declares `rules` (@font-face rules from PageFonts.rulesFor) in a style element of their own. */
+export function declareInPage(rules: string): void {
+  document.head.append(Object.assign(document.createElement('style'), { textContent: rules }));
+}
+
 /** One page's fonts: starts as its shell declared them, and learns what each markup added. */
 export class PageFonts {
   private readonly seen: Set<number>;

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
-import { PageFonts } from './page-fonts.js';
+import { declareInPage, PageFonts } from './page-fonts.js';
 import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -188,7 +188,7 @@ export class RenderPage {
   /** The script may put markup into the page: the faces of its characters are declared first. */
   private async declareFontsAndEvaluate(expression: string): Promise<unknown> {
     const fonts = this.fonts.rulesFor(expression);
-    if (fonts) await this.page.evaluate((rules) => document.head.append(Object.assign(document.createElement('style'), { textContent: rules })), fonts);
+    if (fonts) await this.page.evaluate(declareInPage, fonts);
     return this.page.evaluate(expression);
   }
 
