@@ -6,7 +6,9 @@
 // - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them;
 // - every other file runs in a process of its own, two at a time.
 //
-// dist/ is built once, before any file starts (the CLI and cluster tests run the built service).
+// dist/ is built once, before any file starts (the CLI and cluster tests run the built service),
+// and the TypeScript of src/ and test/ is compiled once into .test-build/ (compile-tests.mjs): the
+// processes run JavaScript, not each its own tsx.
 // Each file's output is printed whole when it ends, then every file's time, slowest first, and the
 // totals. `node scripts/run-tests.mjs test/a.test.ts …` runs just those files, in the same lanes.
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAlone, shareOneService, startFirst, unitFiles } from '../test/lanes.mjs';
+import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const startedAt = Date.now();
@@ -41,16 +44,22 @@ if (!unitOnly) {
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) fail('the build failed');
 }
+// The sources and tests compiled once to JavaScript, instead of through tsx in every process.
+await compileTests();
+/** A test file's compiled module (`test/a.test.ts` → `.test-build/test/a.test.js`). */
+const compiled = (file) => path.relative(root, path.join(compiledRoot, file.replace(/\.ts$/, '.js')));
+// Stack traces of failures name the TypeScript lines.
+const node = ['--enable-source-maps'];
 
 /** A process to run: one or several test files. */
 const jobs = [];
 const shared = files.filter((file) => shareOneService.includes(file));
-if (shared.length > 0) jobs.push({ files: shared, alone: false, command: ['--import', 'tsx', '--test-reporter=spec', 'test/helpers/one-process.ts', ...shared] });
+if (shared.length > 0) jobs.push({ files: shared, alone: false, command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
 // The slow files first (after the shared process, the longest of all), then the rest in name order.
 const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
 const ownProcess = files.filter((candidate) => !shareOneService.includes(candidate)).sort((a, b) => rank(a) - rank(b));
 for (const file of ownProcess) {
-  jobs.push({ files: [file], alone: runAlone.includes(file), command: ['--import', 'tsx', '--test', '--test-reporter=spec', file] });
+  jobs.push({ files: [file], alone: runAlone.includes(file), command: [...node, '--test', '--test-reporter=spec', compiled(file)] });
 }
 
 const results = [];

@@ -16,7 +16,9 @@ import { statusOfLabel } from '../src/http/http-errors.js';
 
 type Json = any;
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The repository itself, not the mirror the compiled tests run from (scripts/compile-tests.mjs),
+// whose src/ and test/ also hold the compiled JavaScript.
+const root = path.dirname(fs.realpathSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'package.json')));
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 const apiDoc = read('docs/api.md');
 const readme = read('README.md');

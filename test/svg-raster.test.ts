@@ -84,11 +84,12 @@ describe('drawing SVG images in processes of their own', () => {
 
   it('a drawing ends within 2 s when the process that started it is killed (SIGKILL)', async () => {
     // A stand-in for the service: it starts one slow drawing, then is killed without any chance to clean up.
-    // A script file, not -e: the drawing process is started with this process's own flags.
+    // A script file, not -e: the drawing process is started with this process's own flags. The
+    // module is named .js: compiled for the run (scripts/compile-tests.mjs), or mapped to its .ts by tsx.
     const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svg-parent-')), 'service.mjs');
     fs.writeFileSync(
       script,
-      `import { SvgRasterizer } from ${JSON.stringify(new URL('../src/cards/images/svg-raster.ts', import.meta.url).href)};
+      `import { SvgRasterizer } from ${JSON.stringify(new URL('../src/cards/images/svg-raster.js', import.meta.url).href)};
        new SvgRasterizer().rasterize(Buffer.from(process.argv[2])).catch(() => undefined);
        setInterval(() => {}, 1000);`,
     );

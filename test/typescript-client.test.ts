@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { tsImport } from 'tsx/esm/api';
 import { generateTypes } from '../examples/typescript-client/generate-types.mjs';
 import { projectRoot } from '../src/paths.js';
 import { decodePng } from './helpers/images.js';
@@ -31,7 +32,9 @@ describe('a TypeScript client generated from /openapi.json', () => {
   before(async () => {
     service = await startService();
     await generateTypes(`${service.baseUrl}/openapi.json`);
-    example = (await import(pathToFileURL(path.join(exampleDir, 'cardwright-client.ts')).href)) as ExampleModule;
+    // The example is TypeScript, as its users write it: loaded through tsx, whether this file runs
+    // under tsx or compiled (scripts/compile-tests.mjs).
+    example = (await tsImport(pathToFileURL(path.join(exampleDir, 'cardwright-client.ts')).href, import.meta.url)) as ExampleModule;
   });
   after(async () => service.close());
 
