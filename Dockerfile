@@ -19,7 +19,7 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # image's unprivileged "node" user.
 FROM node:24-bookworm-slim
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends libnss3 ca-certificates \
+  && apt-get install -y --no-install-recommends libnss3 ca-certificates tini \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json ./
@@ -39,4 +39,8 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM drains: requests in flight finish within SHUTDOWN_GRACE_MS (default 25 s).
 STOPSIGNAL SIGTERM
+# tini is process 1: it reaps the helper processes of each closed or crashed Chromium, which
+# are handed to process 1 when their browser exits (Node, as process 1, would leave them as
+# zombies), and passes SIGTERM on to Node.
+ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/server.js"]

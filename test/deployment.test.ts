@@ -67,6 +67,9 @@ describe('Dockerfile', () => {
 
   it('runs node dist/server.js, probes /health and exposes the port the service listens on', () => {
     assert.equal(runtime.find((line) => line.startsWith('CMD '))!, 'CMD ["node", "dist/server.js"]');
+    // Chromium's helpers, handed to process 1 when their browser exits, are reaped by an init.
+    assert.equal(runtime.find((line) => line.startsWith('ENTRYPOINT '))!, 'ENTRYPOINT ["/usr/bin/tini", "--"]');
+    assert.ok(runtime.some((line) => line.startsWith('RUN ') && /apt-get install[^&]* tini\b/.test(line)), 'tini is installed');
     const healthcheck = runtime.find((line) => line.startsWith('HEALTHCHECK '));
     assert.ok(healthcheck?.includes('/health'), 'HEALTHCHECK on /health');
     const env = Object.fromEntries(

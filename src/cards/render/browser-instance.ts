@@ -145,19 +145,42 @@ export class BrowserInstance {
     await this.gone();
   }
 
-  /** Waits until no process of the group exists any more (killed processes take a moment to exit). */
+  /**
+   * Waits until no process of the group is running any more (killed processes take a moment to
+   * exit). Zombies count as gone: they hold no memory and no CPU, only a process-table entry until
+   * their new parent reaps them, which init did up to a second later on this machine.
+   */
   private async gone(): Promise<void> {
     if (this.pid === undefined) return;
     const deadline = Date.now() + closeTimeoutMs;
-    while (Date.now() < deadline) {
-      try {
-        process.kill(-this.pid, 0);
-      } catch {
-        return; // ESRCH: the group is empty
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    while (Date.now() < deadline && groupIsRunning(this.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Whether a process of group `groupId` is running (not a zombie), read from /proc; else whether the group has any member. */
+function groupIsRunning(groupId: number): boolean {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    try {
+      process.kill(-groupId, 0);
+      return true;
+    } catch {
+      return false; // ESRCH: the group is empty
     }
   }
+  return entries.some((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(group) === groupId && state !== 'Z';
+    } catch {
+      return false; // it exited while we looked
+    }
+  });
 }
 
 /** The pid of our child process whose command line holds `argument`, read from /proc (Linux). */
