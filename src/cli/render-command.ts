@@ -6,10 +6,10 @@ import { loadCommandConfig } from '../config.js';
 import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
 import { parseCommandLine, requestNumberOption, stringOption, UsageError } from './command-line.js';
 import { renderCommand } from './commands.js';
-import { LocalRenderer } from '../cards/local-renderer.js';
 import { checkDirectory } from '../cards/storage/make-directory.js';
 import { kilobytes } from '../cards/storage/store-all.js';
 import { cardsIn } from '../cards/cards-made.js';
+import { checkRequest } from '../cards/request/check.js';
 
 export async function runRender(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(renderCommand, args);
@@ -38,9 +38,12 @@ export async function runRender(args: string[]): Promise<void> {
     hashtags: values['no-hashtags'] === true ? false : undefined,
   };
 
-  // Before the render: a folder that cannot hold the cards is refused at once, not after it.
+  // Before the render: a folder that cannot hold the cards, or a field the API would refuse, is
+  // refused at once, before the renderer (Playwright, the Markdown worker) is even loaded.
   const outputDir = stringOption(values.out) ?? '.';
   await checkDirectory('--out', outputDir);
+  checkRequest(body);
+  const { LocalRenderer } = await import('../cards/local-renderer.js');
   const local = LocalRenderer.open(loadCommandConfig());
   try {
     const { images, warnings } = await local.render(body);
