@@ -1,4 +1,4 @@
-// The service as an operator runs it: a separate `node src/server.ts` process, its JSON log lines
+// The service as an operator runs it: a separate `node dist/server.js` process, its JSON log lines
 // on stdout, SIGHUP to re-read keys, SIGTERM to stop. Checks that keys never reach the log, that
 // every request's log lines and error answers carry its id, and that stopping finishes the request
 // in flight, exits 0 and leaves no Chromium process.
@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { projectRoot } from '../src/paths.js';
+import { buildIfStale } from './helpers/build.js';
 import { metric } from './helpers/metrics.js';
 import { eventually, processesInGroups } from './helpers/processes.js';
 import { freePort, temporaryDir } from './helpers/service.js';
@@ -48,7 +50,8 @@ async function spawnServer(env: Record<string, string> = {}): Promise<ServerProc
   const dataDir = temporaryDir();
   const keyFile = path.join(dataDir, 'keys.txt');
   fs.writeFileSync(keyFile, `${firstKey}\n`);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  buildIfStale();
+  const child = spawn(process.execPath, [path.join(projectRoot, 'dist', 'server.js')], {
     env: {
       ...process.env,
       PORT: String(port),
