@@ -3,8 +3,12 @@
 // text, and no ring, tape or stamp is cut by the card's edge, whether the card grows with its
 // content (noSplit) or is exactly its height (autoSplit). See README.md, "Sizes for each platform".
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
+import { checkRequest } from '../src/cards/request/check.js';
+import { projectRoot } from '../src/paths.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const markdown = '# Title of the card\n\nA short paragraph of body text that wraps over a few lines.\n\n> A quote to close.';
@@ -40,4 +44,18 @@ describe('card sizes', () => {
       assert.deepEqual(problems, []);
     });
   }
+
+  it('lays a card smaller than 320×320 out as a 320×320 card drawn smaller: the same cards, the same text on each, none empty', async () => {
+    // A real document: the start of Mermaid's Chinese README, with its headings, lists and code.
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'mermaid', 'README.zh-CN.md'), 'utf8').split('\n').slice(0, 60).join('\n');
+    for (const theme of ['minimal', 'pop-art', 'business', 'art-deco', 'notebook']) {
+      const render = (size: number) => service.app.cards.render(checkRequest({ markdown: readme, theme, width: size, height: size, splitMode: 'autoSplit' }).request, AbortSignal.timeout(120_000));
+      const [small, reference] = [(await render(200)).images, (await render(320)).images];
+      assert.deepEqual(small.map((image) => image.alt), reference.map((image) => image.alt), `${theme}: the cards of 200×200 hold what those of 320×320 hold`);
+      for (const [index, image] of small.entries()) {
+        assert.deepEqual([image.width, image.height], [400, 400], `${theme} card ${index + 1}: 200×200 at scale 2`);
+        assert.notEqual(image.alt.trim(), '', `${theme} card ${index + 1} is empty`);
+      }
+    }
+  });
 });

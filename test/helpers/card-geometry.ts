@@ -1,6 +1,7 @@
 // Renders a request through the service's own pipeline on one of its warm pages and reads back
 // what a reader would check on the images: where every line of text, table word and theme
 // decoration was drawn, card by card. Shared by the corpus and card-size tests.
+import { layoutFontScale } from '../../src/cards/request/resolve.js';
 import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
 import { renderCards, type RenderedImage, type SplitMode } from '../../src/cards/render/render-cards.js';
 import type { RenderPage } from '../../src/cards/render/render-page.js';
@@ -82,7 +83,9 @@ export async function renderWithGeometry(
       width: request.width ?? 440,
       height: request.height ?? 586,
       scale: request.scale ?? 1,
-      fontScale: request.fontScale ?? 1,
+      // As the service lays the request out: a card smaller than the themes are drawn for is laid
+      // out at that smallest size and drawn scaled down (request/resolve.ts).
+      fontScale: layoutFontScale({ width: request.width ?? 440, height: request.height ?? 586, fontScale: request.fontScale ?? 1 }),
       format: 'png',
       splitMode: request.splitMode ?? 'noSplit',
       overHiddenMode: request.overHiddenMode ?? false,

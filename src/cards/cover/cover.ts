@@ -6,6 +6,7 @@ import { renderCards, type RenderedImage } from '../render/render-cards.js';
 import { defaultRenderLimits, millions, type RenderLimits } from '../render/render-limits.js';
 import type { PipelineParts, Rendered, StoreParts } from '../pipeline.js';
 import type { CoverRequest } from '../request/cover-schema.js';
+import { layoutFontScale } from '../request/resolve.js';
 import { storeAll, type StoredImage } from '../storage/store-all.js';
 import { coverDesigns } from './cover-designs.js';
 import { fitCover, smallestDesignFit } from './fit-cover.js';
@@ -14,9 +15,12 @@ import { fitCover, smallestDesignFit } from './fit-cover.js';
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { theme, mode, warnings } = parts.themes.resolve(request.theme, request.themeMode);
   checkCoverSize(request, parts.renderLimits ?? defaultRenderLimits);
-  const designs = coverDesigns(request);
+  // A cover smaller than the themes are drawn for is designed and laid out at that smallest size,
+  // then drawn scaled down, as cards are (request/resolve.ts): its title keeps a readable share of it.
+  const fontScale = layoutFontScale({ width: request.width, height: request.height, fontScale: 1 });
+  const designs = coverDesigns({ ...request, width: request.width / fontScale, height: request.height / fontScale });
   // The card every design is drawn in: exactly width × height, whatever its title.
-  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, background: request.background };
+  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, fontScale, background: request.background };
   const images = await parts.renderer.run(signal, async (page) => {
     const rendered: RenderedImage[] = [];
     for (const design of designs) {

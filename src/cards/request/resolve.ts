@@ -2,7 +2,7 @@
 // as the request arrives, and the stages of the pipeline, the preview and the render cache key all
 // read this one answer instead of asking the registry again.
 import type { ThemeChoice, ThemeRegistry } from '../themes/registry.js';
-import type { CardRequest } from './schema.js';
+import { limits, type CardRequest } from './schema.js';
 
 /** The request, its theme and mode, and the warnings of the request as a whole. */
 export interface ResolvedRequest extends ThemeChoice {
@@ -12,7 +12,28 @@ export interface ResolvedRequest extends ThemeChoice {
 /** Resolves the request's theme and mode: a 400 for an unknown theme, a warning for a mode the theme lacks. */
 export function resolveRequest(themes: ThemeRegistry, request: CardRequest): ResolvedRequest {
   const choice = themes.resolve(request.theme, request.themeMode);
-  return { request, ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request), ...frontMatterWarnings(request)] };
+  const laidOut = { ...request, fontScale: layoutFontScale(request) };
+  return { request: laidOut, ...choice, warnings: [...choice.warnings, ...weChatModeWarnings(request), ...frontMatterWarnings(request)] };
+}
+
+/**
+ * The smallest card, in CSS px, that the themes are drawn for. Their header, footer, padding and
+ * type are sized for cards of about 320–1080 px; on a 200×200 card they left room for one line of
+ * text or none (empty cards, headings under the footer, the page label stacked letter by letter).
+ */
+export const smallestLayout = { width: 320, height: 320 } as const;
+
+/**
+ * The request's fontScale, lowered for a card smaller than smallestLayout: the card is then laid
+ * out at that size and drawn scaled down to the requested one (see cardGeometry), like a thumbnail
+ * of a normal card. Never below the smallest fontScale a request may ask for (0.5), so the text of
+ * a 100 px badge stays legible: it is laid out at 200 px. A weChatMode image is as tall as its
+ * content, so only its width counts.
+ */
+export function layoutFontScale(request: Pick<CardRequest, 'width' | 'height' | 'fontScale'> & { weChatMode?: boolean }): number {
+  const byWidth = request.width / smallestLayout.width;
+  const byHeight = request.weChatMode ? Number.POSITIVE_INFINITY : request.height / smallestLayout.height;
+  return Math.min(request.fontScale, Math.max(limits.fontScale.min, Math.min(byWidth, byHeight)));
 }
 
 /** Front-matter keys that set nothing (a blog's `layout:` or `categories:`) are ignored, and told. */
