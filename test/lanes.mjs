@@ -60,6 +60,7 @@ export const unitFiles = [
   'test/numeric-strings.test.ts',
   'test/page-pool.test.ts',
   'test/preview-budget.test.ts',
+  'test/regex-translations.test.ts',
   'test/render-limits.test.ts',
   'test/s3-config.test.ts',
   'test/s3-store-all.test.ts',

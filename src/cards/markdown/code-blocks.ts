@@ -8,7 +8,8 @@
 // for every language measured, about as fast, and none of the WebAssembly memory that Oniguruma
 // grows and never gives back (docs/performance.md, Shiki's regex engine; bench/shiki-engines.ts).
 // A grammar with a pattern the JavaScript engine cannot run (AutoHotkey v2's, in Shiki 4.6) is
-// highlighted by Oniguruma instead, loaded only then.
+// highlighted by Oniguruma instead, loaded only then. The common languages' patterns are
+// translated for the engine at build time (regex-translations.ts).
 import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
@@ -42,14 +43,16 @@ let loaded: Promise<LoadedShiki> | undefined;
 const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
 
 /**
- * Shiki's JavaScript regex engine, translating the grammars' patterns for ES2024 RegExp on every
- * Node version. Its own default picks ES2025 where Node has it (24: native pattern modifiers), and
- * there one CSS block of the corpus bench/shiki-engines.ts checks lost two font names' colour;
- * for ES2024 every block matched Oniguruma on Node 20 and 24.
+ * Shiki's JavaScript regex engine, with each grammar pattern's translation taken from the build's
+ * file when it holds one (regex-translations.ts), else translated now, as the engine would.
  */
 export async function createCodeRegexEngine() {
-  const { createJavaScriptRegexEngine } = await import('shiki/engine/javascript');
-  return createJavaScriptRegexEngine({ target: 'ES2024' });
+  const [{ createJavaScriptRegexEngine }, { loadRegexTranslations, translatePattern }] = await Promise.all([
+    import('shiki/engine/javascript'),
+    import('./regex-translations.js'),
+  ]);
+  const translated = loadRegexTranslations();
+  return createJavaScriptRegexEngine({ regexConstructor: (pattern) => translated(pattern) ?? translatePattern(pattern) });
 }
 
 async function loadShiki(): Promise<LoadedShiki> {
