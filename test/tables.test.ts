@@ -1,6 +1,7 @@
 // Tables keep their words whole (README.md, "Markdown and MDX"): no word or number breaks while
-// any column can still give room; a table too wide for the card shrinks its type, down to a
-// readable minimum, before any word breaks; and then only its widest columns break words.
+// any column can still give room; identifiers break only at _ . / - and case changes; a table too
+// wide for the card shrinks its type, down to a readable minimum (12 px), and beyond that is drawn
+// stacked at the theme's type, each row a block of "label: value" lines.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderWithGeometry, type CardGeometry } from './helpers/card-geometry.js';
@@ -42,21 +43,37 @@ describe('tables', () => {
       assert.equal(new Set(sizes).size <= 2, true, 'the theme keeps its type');
     });
 
-    it(`shrinks a 10-column table's type before breaking words in ${theme}`, async () => {
+    it(`draws a 10-column table stacked at the theme's type, each value labelled, in ${theme}`, async () => {
       const wide = await cellFontSizes(service, tenColumns, theme);
-      const normal = await cellFontSizes(service, languages, theme);
-      assert.ok(Math.max(...wide.sizes) < Math.max(...normal.sizes), 'the wide table is set smaller');
-      assert.ok(Math.min(...wide.sizes) >= 9.3, `no smaller than a readable minimum (${Math.min(...wide.sizes)} px)`);
+      const small = await cellFontSizes(service, ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n'), theme);
+      assert.deepEqual(wide.card.tableForms, [{ stacked: true, labels: tenColumns.split('\n')[0]!.split('|').slice(1, -1).map((label) => `"${label.trim()}: "`) }]);
+      assert.deepEqual(new Set(wide.sizes), new Set(small.sizes), 'the stacked table keeps the theme type');
       assert.ok(wide.card.tables.every((table) => table.right <= wide.card.content.right + 1), 'the table fits the card');
-      assert.deepEqual(wide.card.brokenWords.filter((word) => !word.allowed), [], 'words break only where the fitting allowed it');
+      assert.deepEqual(wide.card.brokenWords, [], 'no word is broken');
     });
   }
 
-  it('breaks a URL that fits no card, and nothing else, keeping the type', async () => {
-    const { card, sizes } = await cellFontSizes(service, longUrl, 'plain-notes');
-    assert.ok(card.brokenWords.length > 0 && card.brokenWords.every((word) => word.allowed));
-    assert.ok(card.brokenWords.every((word) => /example|long|path|https|card|width|possibly|cannot|fit|very/.test(word.word)), JSON.stringify(card.brokenWords));
-    assert.equal(Math.min(...sizes), 14, 'the table keeps its type: smaller type would not save the URL');
+  // Tables a little wider than the card at each theme's type, within it at 12 px (the monospace
+  // cyberpunk stacks even five short columns).
+  const six = ['| Region | Latency | Errors | Shards | Owner | Status |', '|---|---|---|---|---|---|', '| us-east | 41ms | 0.1% | 12 | ops | ok |'].join('\n');
+  const five = ['| Region | Requests | Latency | Replicas | Status |', '|---|---|---|---|---|', '| us-east | 12,345 | 41ms | 3 | ok |'].join('\n');
+  for (const [theme, markdown] of [['plain-notes', six], ['business', six], ['traditional-chinese', six], ['coil-notebook', five]] as const) {
+    it(`shrinks the type of a table a little too wide, not below 12 px, and keeps its columns, in ${theme}`, async () => {
+      const { card, sizes } = await cellFontSizes(service, markdown, theme);
+      const small = await cellFontSizes(service, ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n'), theme);
+      assert.deepEqual(card.tableForms.map((form) => form.stacked), [false]);
+      assert.ok(Math.max(...sizes) < Math.max(...small.sizes), 'set smaller than the theme type');
+      assert.ok(Math.min(...sizes) >= 12, `no smaller than 12 px (${Math.min(...sizes)} px)`);
+      assert.ok(card.tables.every((table) => table.right <= card.content.right + 1), 'the table fits the card');
+      assert.deepEqual(card.brokenWords, [], 'no word is broken');
+    });
+  }
+
+  it('breaks identifiers and a URL only at _ . / - and case changes, keeping the type', async () => {
+    const identifiers = ['| Setting | Default |', '|---|---|', '| maxConcurrentRequests_per_replica | 8 |', ...longUrl.split('\n').slice(2)].join('\n');
+    const { card, sizes } = await cellFontSizes(service, identifiers, 'plain-notes');
+    assert.deepEqual(card.brokenWords, [], 'no word broken inside');
+    assert.equal(Math.min(...sizes), 14, 'the table keeps its type');
     assert.ok(card.tables.every((table) => table.right <= card.content.right + 1), 'the table fits the card');
   });
 });

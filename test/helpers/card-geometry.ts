@@ -33,6 +33,8 @@ export interface CardGeometry {
   /** The border boxes of the tables, and the font size of every table cell, in CSS px. */
   tables: Rect[];
   tableFontSizes: number[];
+  /** Per table: drawn stacked (fit-tables.ts), and the labels its body cells carry. */
+  tableForms: Array<{ stacked: boolean; labels: string[] }>;
   /** Words of table cells drawn on more than one line, and whether the cell allows it. */
   brokenWords: Array<{ word: string; allowed: boolean }>;
   decorations: Decoration[];
@@ -171,6 +173,10 @@ function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
       fixedHeight: card.classList.contains('fixed-height'),
       tables: Array.from(card.querySelectorAll('.card-content-inner table'), (table) => rect(table.getBoundingClientRect())),
       tableFontSizes: Array.from(card.querySelectorAll('.card-content-inner :is(th, td)'), (cell) => px(getComputedStyle(cell).fontSize)),
+      tableForms: Array.from(card.querySelectorAll('.card-content-inner table'), (table) => ({
+        stacked: table.classList.contains('table-stacked'),
+        labels: Array.from(table.querySelectorAll('td[data-label]'), (cell) => getComputedStyle(cell, '::before').content),
+      })),
       truncatedAt: card.classList.contains('content-truncated')
         ? card.querySelector('.card-content-inner')!.getBoundingClientRect().top + px(getComputedStyle(card.querySelector('.card-content-inner')!).getPropertyValue('--truncate-at'))
         : undefined,

@@ -3,12 +3,17 @@
 // out: no word or number breaks while any column can still give room. A table whose words alone are
 // wider than the card is the one case CSS cannot solve; this pass, run once in the render page
 // before layout and pagination, handles it:
-//   1. its cells' type and padding shrink together until the table fits, down to the theme's
-//      --table-min-font-size (10px by default, see themes/README.md);
-//   2. if it is still too wide, only the widest columns are narrowed, to a shared width that makes
-//      the table fit, and only their cells may break a word (class .table-break-words on the cell);
-//      the smaller type of step 1 is kept only if it spares cells from breaking (a single URL that
-//      fits no card breaks anyway, and its table keeps the theme's type).
+//   1. identifiers in its cells may break where a reader expects it: after `_`, `.`, `/` or `-`
+//      next to a letter, and before a capital that follows a small letter (maxConcurrent|Requests);
+//   2. its cells' type and padding shrink together until the table fits, down to the theme's
+//      --table-min-font-size (12px by default, see themes/README.md);
+//   3. if it is still too wide, it is drawn stacked at the theme's own type: each row a block of
+//      "label: value" lines, the label its column's header (class .table-stacked), so no column is
+//      squeezed to a character a line and nothing shrinks further;
+//   4. a table that cannot be stacked (no header row, or cells spanning columns) has only its widest
+//      columns narrowed, to a shared width that makes the table fit, and only their cells may break
+//      a word (class .table-break-words); the smaller type of step 2 is kept only if it spares cells
+//      from breaking (a single URL that fits no card breaks anyway, and its table keeps the theme's type).
 // The result is the document's HTML with those sizes written into it, so every card of the request,
 // split or not, draws the table the same way.
 import { cardGeometry, cardMarkup } from './card-markup.js';
@@ -55,11 +60,13 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
     if (!tooWide(table)) continue;
     changed = true;
     const cells = Array.from(table.querySelectorAll('th, td')) as HTMLElement[];
+    breakIdentifiers(cells);
+    if (!tooWide(table)) continue;
     const original = cells.map((cell) => {
       const cs = getComputedStyle(cell);
       return { font: px(cs.fontSize), left: px(cs.paddingLeft), right: px(cs.paddingRight) };
     });
-    const minimum = px(getComputedStyle(table).getPropertyValue('--table-min-font-size')) || 10;
+    const minimum = px(getComputedStyle(table).getPropertyValue('--table-min-font-size')) || 12;
     const largest = Math.max(...original.map((o) => o.font));
     const floor = Math.min(1, minimum / largest);
     // Each cell shrinks by the same factor but never below the minimum (a header set smaller than
@@ -81,10 +88,24 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
       apply(factor);
     }
     if (!tooWide(table)) continue;
+    const firstRow = table.rows[0];
+    const spansColumns = cells.some((cell) => (cell as HTMLTableCellElement).colSpan > 1);
+    const header = firstRow && !spansColumns && Array.from(firstRow.cells).every((cell) => cell.tagName === 'TH') ? firstRow : undefined;
+    if (header) {
+      // Stacked, at the theme's own type: each body cell is labelled with its column's header.
+      apply(1);
+      const labels = Array.from(header.cells, (cell) => (cell.textContent ?? '').trim());
+      for (const row of Array.from(table.rows).slice(1)) {
+        Array.from(row.cells).forEach((cell, column) => {
+          if (labels[column]) cell.setAttribute('data-label', labels[column]!);
+        });
+      }
+      table.classList.add('table-stacked');
+      continue;
+    }
     // Last resort: narrow the widest columns to a shared width so the table fits; only their cells
     // may break a word.
-    const firstRow = table.rows[0];
-    if (!firstRow || Array.from(table.querySelectorAll('th, td')).some((cell) => (cell as HTMLTableCellElement).colSpan > 1)) {
+    if (!firstRow || spansColumns) {
       table.classList.add('table-break-words');
       continue;
     }
@@ -152,4 +173,29 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
   const html = changed ? inner.innerHTML : null;
   root.replaceChildren();
   return html;
+
+  /**
+   * Lets identifiers break where a reader expects: a <wbr> after `_`, `.`, `/` or `-` with a letter
+   * on one side (us-|east, example.|com, never 0.1 or 2026-11-26), and before a capital that follows
+   * a small letter (max|Concurrent). Inside the function (not beside it): the page runs this
+   * function's own source.
+   */
+  function breakIdentifiers(within: HTMLElement[]): void {
+    const breakPoint = /(?<=\p{L}[_./-])(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}][_./-])(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/gu;
+    for (const cell of within) {
+      const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+      const texts: Text[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
+      for (const text of texts) {
+        const pieces = text.data.split(breakPoint);
+        if (pieces.length === 1) continue;
+        const fragment = document.createDocumentFragment();
+        pieces.forEach((piece, index) => {
+          if (index > 0) fragment.appendChild(document.createElement('wbr'));
+          fragment.appendChild(document.createTextNode(piece));
+        });
+        text.replaceWith(fragment);
+      }
+    }
+  }
 }
