@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, differingFraction, download, pixel, type DecodedPng } from './helpers/images.js';
+import { checkRequest } from '../src/cards/request/check.js';
 import { startService, type RunningService } from './helpers/service.js';
 import { assertWellSplit, pngDataUri, splitLayout, splitLayoutIn } from './helpers/split-layout.js';
 
@@ -200,5 +201,15 @@ describe('autoSplit', () => {
     const needed = Number(/needs (\d+) cards/.exec(json.message)?.[1]);
     assert.ok(needed > 50, json.message);
     assert.match(json.message, /at most 50/);
+  });
+  it('never gives the closing hashtag line a card of its own: the lines before it come along', async () => {
+    // A creator's note whose tag line fell alone onto the last 200×200 card in these themes.
+    const note = ['# 五个习惯让你更高效', '', '每天早上花五分钟写下今天最重要的三件事。', '', '## 习惯一：早起', '', '早起不是目的，而是给自己留出安静的时间。', '', '## 习惯二：阅读', '', '- 每天读二十页', '- 做读书笔记', '', '#效率 #成长'].join('\n');
+    for (const theme of ['minimal', 'notebook', 'darktech', 'warm']) {
+      const { images } = await service.app.cards.render(checkRequest({ markdown: note, theme, width: 200, height: 200, splitMode: 'autoSplit' }).request, AbortSignal.timeout(60_000));
+      const last = images.at(-1)!.alt;
+      assert.match(last, /#效率/, `${theme}: the tags close the last card`);
+      assert.match(last.replace(/#\S+/g, ''), /\p{L}/u, `${theme}: the last card holds only the tags: ${JSON.stringify(last)}`);
+    }
   });
 });

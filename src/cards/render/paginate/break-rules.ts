@@ -3,7 +3,8 @@
 // rules users rely on: a heading is never the last thing on a card, nor is the label or frame of a
 // block without a line of its content; a single line of a paragraph (or row of a table) is not left
 // alone at the foot or head of a card unless the alternative wastes more than about two and a half
-// lines; an image stays with the paragraph that introduces it when the two fit on one card.
+// lines; an image stays with the paragraph that introduces it when the two fit on one card; the
+// closing hashtag line never has a card to itself.
 import { px, styleOf } from './css.js';
 import type { Piece } from './pieces.js';
 
@@ -117,6 +118,26 @@ export function introducedImagePenalties(pieces: Piece[], available: number, pen
   }
 }
 
+/** A paragraph of hashtags alone (markdown/hashtags.ts draws each as a span.hashtag): the closing tag line. */
+function isHashtagLine(piece: Piece): boolean {
+  if (piece.kind !== 'line' || piece.run!.container.tagName !== 'P') return false;
+  const drawn = piece.run!.nodes.filter((node) => node.nodeType === Node.ELEMENT_NODE || /\S/.test(node.textContent ?? ''));
+  return drawn.length > 0 && drawn.every((node) => node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag'));
+}
+
+/**
+ * The document's closing hashtag line is not a card of its own: a break just before it costs a
+ * card's height, so the lines before it come along when it does not fit. Paid only when nothing
+ * can come along (an image or a table row as tall as the card before it) or the card it would
+ * leave would be too empty (the fill rule, choose-break.ts).
+ */
+export function closingHashtagsPenalty(pieces: Piece[], i: number, available: number): number {
+  const after = pieces[i]!;
+  if (after.line !== 0 || !isHashtagLine(after)) return 0;
+  const last = pieces.at(-1)!;
+  return last.run === after.run ? available : 0;
+}
+
 /** Costs of every break candidate of the document. */
 export function breakCosts(pieces: Piece[], available: number): BreakCosts {
   const costs: BreakCosts = { openCost: [], closeCost: [], penalty: [], keep: [] };
@@ -126,7 +147,7 @@ export function breakCosts(pieces: Piece[], available: number): BreakCosts {
     costs.closeCost[i] = close;
     const keep = keepWithNextPenalty(pieces, i, available);
     costs.keep[i] = keep > 0;
-    costs.penalty[i] = Math.max(keep, lonelyLinePenalty(pieces, i));
+    costs.penalty[i] = Math.max(keep, lonelyLinePenalty(pieces, i), closingHashtagsPenalty(pieces, i, available));
   }
   introducedImagePenalties(pieces, available, costs.penalty);
   return costs;
