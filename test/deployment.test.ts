@@ -11,6 +11,7 @@ import { describe, it } from 'node:test';
 import { parse, parseAllDocuments } from 'yaml';
 import { configVariableNames, loadConfig } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
+import { fontFaceCss } from '../src/cards/themes/fonts.js';
 
 const read = (file: string) => fs.readFileSync(path.join(projectRoot, file), 'utf8');
 
@@ -55,6 +56,9 @@ describe('Dockerfile', () => {
     const user = runtime.filter((line) => line.startsWith('USER ')).at(-1);
     assert.ok(user && !/^USER (root|0)\b/.test(user), `runs as ${user}`);
     assert.ok(runtime.some((line) => line.includes('--from=build') && line.includes('dist')));
+    // The fonts' WOFF files, which no face refers to, are not copied into the image.
+    assert.ok(instructions.some((line) => /npm prune --omit=dev.*find node_modules -type f -name '\*\.woff' -delete/.test(line)), 'WOFF files deleted after the prune');
+    assert.doesNotMatch(fontFaceCss(), /\.woff['")]/, 'no face refers to a WOFF file');
   });
 
   it('builds and runs on Node 24, the active LTS release, which package.json\'s engines accepts', () => {
