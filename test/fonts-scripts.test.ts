@@ -76,15 +76,19 @@ describe('every script is drawn by a bundled face', () => {
   }
 
   it('names a bundled face for every text run, in every kind of stack', async () => {
+    // Every sample in one document per theme: a run's faces depend on its characters and its
+    // block's stack, not on its neighbours, and one layout per theme is ten times cheaper.
+    // Compared without white space: hard-wrapped Chinese is joined, and phrase breaks cut text nodes.
+    const compact = (text: string) => text.replace(/\s+/g, '');
+    const scriptOf = (text: string) => Object.keys(samples).find((script) => compact(samples[script]!).includes(compact(text))) ?? 'decoration';
     const problems: string[] = [];
     for (const themeId of themeIds) {
-      for (const [script, markdown] of Object.entries(samples)) {
-        const { runs } = await inspect(themeId, markdown);
-        assert.ok(runs.length > 0, `${themeId} ${script}: text measured`);
-        for (const run of runs) {
-          const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
-          if (foreign.length > 0) problems.push(`${themeId} ${script} ${JSON.stringify(run.text.slice(0, 24))}: ${foreign.map((font) => font.familyName).join(', ')}`);
-        }
+      const { runs } = await inspect(themeId, Object.values(samples).join('\n\n'));
+      const measured = new Set(runs.map((run) => scriptOf(run.text)));
+      for (const script of Object.keys(samples)) assert.ok(measured.has(script), `${themeId} ${script}: text measured`);
+      for (const run of runs) {
+        const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
+        if (foreign.length > 0) problems.push(`${themeId} ${scriptOf(run.text)} ${JSON.stringify(run.text.slice(0, 24))}: ${foreign.map((font) => font.familyName).join(', ')}`);
       }
     }
     assert.deepEqual(problems, []);

@@ -41,12 +41,13 @@ export async function textFonts(page: RenderPage): Promise<TextFonts[]> {
       for (const child of node.children ?? []) visit(child, inside);
     };
     visit(root, false);
-    const result: TextFonts[] = [];
-    for (const run of runs) {
-      const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId: run.nodeId });
-      if (fonts.length > 0) result.push({ text: run.text, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) });
-    }
-    return result;
+    // Asked all at once: DevTools answers them in order, without a round trip each (a title cut
+    // into phrases is thousands of text nodes).
+    const answers = await Promise.all(runs.map((run) => session.send('CSS.getPlatformFontsForNode', { nodeId: run.nodeId })));
+    return runs.flatMap((run, index) => {
+      const { fonts } = answers[index]!;
+      return fonts.length > 0 ? [{ text: run.text, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) }] : [];
+    });
   } finally {
     await session.detach().catch(() => {});
   }
