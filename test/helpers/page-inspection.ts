@@ -76,9 +76,11 @@ export async function pseudoElementBoxes(page: RenderPage): Promise<PseudoElemen
       for (const child of node.children ?? []) visit(child, insideCards || isCards, isCards ? 0 : insideCards ? depth + 1 : depth);
     };
     visit(root, false, 0);
+    // Asked all at once, as in textFonts: no round trip per decoration.
+    const models = await Promise.all(found.map((item) => session.send('DOM.getBoxModel', { nodeId: item.nodeId }).catch(() => undefined)));
     const boxes: PseudoElementBox[] = [];
-    for (const item of found) {
-      const model = await session.send('DOM.getBoxModel', { nodeId: item.nodeId }).catch(() => undefined);
+    for (const [index, item] of found.entries()) {
+      const model = models[index];
       if (!model) continue;
       const quad = model.model.border;
       const xs = [quad[0]!, quad[2]!, quad[4]!, quad[6]!];
