@@ -49,11 +49,12 @@ describe('card sizes', () => {
     // A real document: the start of Mermaid's Chinese README, with its headings, lists and code.
     const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'mermaid', 'README.zh-CN.md'), 'utf8').split('\n').slice(0, 60).join('\n');
     for (const theme of ['minimal', 'pop-art', 'business', 'art-deco', 'notebook']) {
-      const render = (size: number) => service.app.cards.render(checkRequest({ markdown: readme, theme, width: size, height: size, splitMode: 'autoSplit' }).request, AbortSignal.timeout(120_000));
+      // At scale 1: the cards' layout is the same at every scale, and there are fewer pixels to encode.
+      const render = (size: number) => service.app.cards.render(checkRequest({ markdown: readme, theme, width: size, height: size, splitMode: 'autoSplit', scale: 1 }).request, AbortSignal.timeout(120_000));
       const [small, reference] = [(await render(200)).images, (await render(320)).images];
       assert.deepEqual(small.map((image) => image.alt), reference.map((image) => image.alt), `${theme}: the cards of 200×200 hold what those of 320×320 hold`);
       for (const [index, image] of small.entries()) {
-        assert.deepEqual([image.width, image.height], [400, 400], `${theme} card ${index + 1}: 200×200 at scale 2`);
+        assert.deepEqual([image.width, image.height], [200, 200], `${theme} card ${index + 1}: 200×200`);
         assert.notEqual(image.alt.trim(), '', `${theme} card ${index + 1} is empty`);
       }
     }
