@@ -157,50 +157,39 @@ export class BrowserInstance {
   }
 }
 
-/** Whether a process of group `groupId` is running (not a zombie), read from /proc; else whether the group has any member. */
-function groupIsRunning(groupId: number): boolean {
-  let entries: string[];
+/** The ids of the processes in /proc; none where there is no /proc (off Linux, where pid is undefined anyway). */
+function processIds(): string[] {
   try {
-    entries = fs.readdirSync('/proc');
+    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
-    try {
-      process.kill(-groupId, 0);
-      return true;
-    } catch {
-      return false; // ESRCH: the group is empty
-    }
+    return [];
   }
-  return entries.some((entry) => {
-    if (!/^\d+$/.test(entry)) return false;
-    try {
-      // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(group) === groupId && state !== 'Z';
-    } catch {
-      return false; // it exited while we looked
-    }
+}
+
+/** One file of a process in /proc, or undefined when it exited while we looked. */
+function procFile(id: string, name: 'stat' | 'cmdline'): string | undefined {
+  try {
+    return fs.readFileSync(`/proc/${id}/${name}`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a process of group `groupId` is running (not a zombie). */
+function groupIsRunning(groupId: number): boolean {
+  return processIds().some((id) => {
+    const stat = procFile(id, 'stat');
+    if (stat === undefined) return false;
+    // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(group) === groupId && state !== 'Z';
   });
 }
 
 /** The pid of our child process whose command line holds `argument`, read from /proc (Linux). */
 function findProcessWithArgument(argument: string): number | undefined {
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.split('\0').includes(argument)) return Number(entry);
-    } catch {
-      // The process exited while we looked.
-    }
-  }
-  return undefined;
+  const id = processIds().find((candidate) => procFile(candidate, 'cmdline')?.split('\0').includes(argument));
+  return id === undefined ? undefined : Number(id);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
