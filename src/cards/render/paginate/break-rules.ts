@@ -92,11 +92,14 @@ export function lonelyLinePenalty(pieces: Piece[], i: number): number {
   return 0;
 }
 
+/** The nodes of a line piece's run that draw something: its elements and its text that is not white space. */
+const drawnNodes = (piece: Piece): Node[] => piece.run!.nodes.filter((node) => node.nodeType === Node.ELEMENT_NODE || /\S/.test(node.textContent ?? ''));
+
 /** An image on its own: a picture block, or a paragraph holding nothing but one picture. */
 function isImage(piece: Piece): boolean {
   if (piece.kind === 'block') return piece.el.tagName === 'IMG' || piece.el.tagName === 'FIGURE';
   if (piece.kind !== 'line' || piece.run!.lines.length !== 1) return false;
-  const drawn = piece.run!.nodes.filter((node) => node.nodeType === Node.ELEMENT_NODE || /\S/.test(node.textContent ?? ''));
+  const drawn = drawnNodes(piece);
   return drawn.length === 1 && (drawn[0] as Element).tagName === 'IMG';
 }
 
@@ -121,7 +124,7 @@ export function introducedImagePenalties(pieces: Piece[], available: number, pen
 /** A paragraph of hashtags alone (markdown/hashtags.ts draws each as a span.hashtag): the closing tag line. */
 function isHashtagLine(piece: Piece): boolean {
   if (piece.kind !== 'line' || piece.run!.container.tagName !== 'P') return false;
-  const drawn = piece.run!.nodes.filter((node) => node.nodeType === Node.ELEMENT_NODE || /\S/.test(node.textContent ?? ''));
+  const drawn = drawnNodes(piece);
   return drawn.length > 0 && drawn.every((node) => node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag'));
 }
 
