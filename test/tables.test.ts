@@ -20,6 +20,9 @@ const tenColumns = [
   '| us-east | 12,345 | 41ms | 0.1% | 3 | 12 | 2GiB | 80GB | ops | ok |',
 ].join('\n');
 
+/** A table that fits every card at its theme's type: the reference for that type. */
+const twoColumns = ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n');
+
 const longUrl = ['| Key | Value |', '|---|---|', '| url | https://example.com/a/very/long/path/that/cannot/possibly/fit/in/the/card/width |', '| short | ok |'].join('\n');
 
 /** Font sizes of the table's cells, as drawn. */
@@ -45,7 +48,7 @@ describe('tables', () => {
 
     it(`draws a 10-column table stacked at the theme's type, each value labelled, in ${theme}`, async () => {
       const wide = await cellFontSizes(service, tenColumns, theme);
-      const small = await cellFontSizes(service, ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n'), theme);
+      const small = await cellFontSizes(service, twoColumns, theme);
       assert.deepEqual(wide.card.tableForms, [{ stacked: true, labels: tenColumns.split('\n')[0]!.split('|').slice(1, -1).map((label) => `"${label.trim()}: "`) }]);
       assert.deepEqual(new Set(wide.sizes), new Set(small.sizes), 'the stacked table keeps the theme type');
       assert.ok(wide.card.tables.every((table) => table.right <= wide.card.content.right + 1), 'the table fits the card');
@@ -60,7 +63,7 @@ describe('tables', () => {
   for (const [theme, markdown] of [['plain-notes', six], ['business', six], ['traditional-chinese', six], ['coil-notebook', five]] as const) {
     it(`shrinks the type of a table a little too wide, not below 12 px, and keeps its columns, in ${theme}`, async () => {
       const { card, sizes } = await cellFontSizes(service, markdown, theme);
-      const small = await cellFontSizes(service, ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n'), theme);
+      const small = await cellFontSizes(service, twoColumns, theme);
       assert.deepEqual(card.tableForms.map((form) => form.stacked), [false]);
       assert.ok(Math.max(...sizes) < Math.max(...small.sizes), 'set smaller than the theme type');
       assert.ok(Math.min(...sizes) >= 12, `no smaller than 12 px (${Math.min(...sizes)} px)`);
