@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { countNear, decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
+import { coverLayout } from '../src/cards/cover/cover.js';
 import { coverDesigns } from '../src/cards/cover/cover-designs.js';
 import { fitCover, smallestDesignFit } from '../src/cards/cover/fit-cover.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
@@ -110,10 +111,13 @@ describe('POST /api/generate/cover', () => {
     for (const theme of service.app.cards.themes.themes) {
       for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
         const { theme: resolved } = service.app.cards.themes.resolve(theme.id, mode);
-        for (const text of texts) {
-          const request = normalizeCoverRequest({ text, count: 3, scale: 1 });
-          for (const design of coverDesigns(request)) {
-            const card = { theme: resolved, mode, width: request.width, height: request.height, scale: 1 };
+        // Each text at the default size, and the first also at 200×200, laid out as a 320-px cover.
+        const requests = [...texts.map((text) => ({ text })), { text: texts[0]!, width: 200, height: 200 }];
+        for (const fields of requests) {
+          const request = normalizeCoverRequest({ ...fields, count: 3, scale: 1 });
+          const { text } = fields;
+          const { designs, card } = coverLayout(request, resolved, mode);
+          for (const design of designs) {
             const problem = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
               const contentHtml = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
               // Laid out as renderCover lays it out; measured before the capture, which is skipped.
@@ -124,7 +128,7 @@ describe('POST /api/generate/cover', () => {
               }).catch((error: Error) => assert.equal(error.message, 'measured'));
               return found;
             });
-            if (problem) missing.push(`${theme.id} ${mode ?? ''} ${design.name} ${JSON.stringify(text)}: ${problem}`);
+            if (problem) missing.push(`${theme.id} ${mode ?? ''} ${design.name} ${request.width}×${request.height} ${JSON.stringify(text)}: ${problem}`);
           }
         }
       }

@@ -10,17 +10,26 @@ import { layoutFontScale } from '../request/resolve.js';
 import { storeAll, type StoredImage } from '../storage/store-all.js';
 import { coverDesigns } from './cover-designs.js';
 import { fitCover, smallestDesignFit } from './fit-cover.js';
+import type { Theme } from '../themes/theme-file.js';
+
+/**
+ * The designs of a cover request and the card each is drawn in: exactly width × height, whatever
+ * its title. A cover smaller than the themes are drawn for is designed and laid out at that
+ * smallest size, then drawn scaled down, as cards are (request/resolve.ts), so its title keeps a
+ * readable share of it.
+ */
+export function coverLayout(request: CoverRequest, theme: Theme, mode: string | undefined) {
+  const fontScale = layoutFontScale({ width: request.width, height: request.height, fontScale: 1 });
+  const designs = coverDesigns({ ...request, width: request.width / fontScale, height: request.height / fontScale });
+  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, fontScale, background: request.background };
+  return { designs, card };
+}
 
 /** Renders the covers of one request, one image per design, without storing them. */
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { theme, mode, warnings } = parts.themes.resolve(request.theme, request.themeMode);
   checkCoverSize(request, parts.renderLimits ?? defaultRenderLimits);
-  // A cover smaller than the themes are drawn for is designed and laid out at that smallest size,
-  // then drawn scaled down, as cards are (request/resolve.ts): its title keeps a readable share of it.
-  const fontScale = layoutFontScale({ width: request.width, height: request.height, fontScale: 1 });
-  const designs = coverDesigns({ ...request, width: request.width / fontScale, height: request.height / fontScale });
-  // The card every design is drawn in: exactly width × height, whatever its title.
-  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, fontScale, background: request.background };
+  const { designs, card } = coverLayout(request, theme, mode);
   const images = await parts.renderer.run(signal, async (page) => {
     const rendered: RenderedImage[] = [];
     for (const design of designs) {
