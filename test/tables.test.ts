@@ -4,6 +4,8 @@
 // stacked at the theme's type, each row a block of "label: value" lines.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { fitTables } from '../src/cards/render/fit-tables.js';
 import { renderWithGeometry, type CardGeometry } from './helpers/card-geometry.js';
 import { startService, type RunningService } from './helpers/service.js';
 
@@ -78,5 +80,16 @@ describe('tables', () => {
     assert.deepEqual(card.brokenWords, [], 'no word broken inside');
     assert.equal(Math.min(...sizes), 14, 'the table keeps its type');
     assert.ok(card.tables.every((table) => table.right <= card.content.right + 1), 'the table fits the card');
+  });
+  it('puts at most 2,000 identifier break points in a table, however many its cells would take', async () => {
+    const markdown = ['| k | v | w | x | y | z |', '|---|---|---|---|---|---|', `| ${'aB'.repeat(3000)} | ${'ok-go'.repeat(300)} | x | y | z | q |`].join('\n');
+    const theme = service.app.cards.themes.get('plain-notes')!;
+    const { html } = await renderMarkdown(markdown);
+    const fitted = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), (page) =>
+      fitTables(page, { theme, width: 440, height: 586, scale: 1, fontScale: 1, contentHtml: html }),
+    );
+    const breaks = fitted.match(/<wbr>/g)?.length ?? 0;
+    // The 300 of the second cell are placed; the 5,999 of the first would pass the bound, and are not.
+    assert.equal(breaks, 300);
   });
 });

@@ -177,18 +177,22 @@ export async function fitTablesInPage(input: { markup: string; contentHtml: stri
   /**
    * Lets identifiers break where a reader expects: a <wbr> after `_`, `.`, `/` or `-` with a letter
    * on one side (us-|east, example.|com, never 0.1 or 2026-11-26), and before a capital that follows
-   * a small letter (max|Concurrent). Inside the function (not beside it): the page runs this
-   * function's own source.
+   * a small letter (max|Concurrent). At most 2,000 in a table: a real table needs a few dozen, and
+   * tens of thousands (a cell of `aB` × 20,000) made its layout five times slower; a text past the
+   * bound is left whole, for the stacked form to wrap. Inside the function (not beside it): the page
+   * runs this function's own source.
    */
   function breakIdentifiers(within: HTMLElement[]): void {
     const breakPoint = /(?<=\p{L}[_./-])(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}][_./-])(?=\p{L})|(?<=\p{Ll})(?=\p{Lu})/gu;
+    let budget = 2000;
     for (const cell of within) {
       const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
       const texts: Text[] = [];
       for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
       for (const text of texts) {
         const pieces = text.data.split(breakPoint);
-        if (pieces.length === 1) continue;
+        if (pieces.length === 1 || pieces.length - 1 > budget) continue;
+        budget -= pieces.length - 1;
         const fragment = document.createDocumentFragment();
         pieces.forEach((piece, index) => {
           if (index > 0) fragment.appendChild(document.createElement('wbr'));
