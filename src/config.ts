@@ -183,6 +183,7 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     thumbnailTimeoutMs: integer('THUMBNAIL_TIMEOUT_MS', 20_000, 100, 600_000),
     browserRestartAfter: integer('BROWSER_RESTART_AFTER', 5_000, 0, 10_000_000),
     browserProbeIntervalMs: integer('BROWSER_PROBE_INTERVAL_MS', 10_000, 0, 3_600_000),
+    browserProbeTimeoutMs: integer('BROWSER_PROBE_TIMEOUT_MS', 5_000, 100, 600_000),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', 25_000, 0, 3_600_000),
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     redisUrl: text('REDIS_URL'),

@@ -73,7 +73,7 @@ const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg
 describe('what one request may cost the browser: pixels, bytes, drawing time, SVG images', () => {
   let service: RunningService;
   let images: LocalImageServer;
-  const stepTimeoutMs = 10_000;
+  const stepTimeoutMs = 5_000;
 
   before(async () => {
     images = await startImageServer();
@@ -159,7 +159,7 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     const { status, json, ms } = await alongside('/api/generate', { markdown, width: 2000, height: 4000, scale: 2, overHiddenMode: true });
     assert.equal(status, 400, JSON.stringify(json));
     assert.equal(json.error, 'invalid_request');
-    assert.match(json.message, /^(Drawing the card|Laying out the content) took longer than 10,000 ms and was stopped\. Heavy CSS effects .* are the likely cause/);
+    assert.match(json.message, /^(Drawing the card|Laying out the content) took longer than 5,000 ms and was stopped\. Heavy CSS effects .* are the likely cause/);
     assert.ok(ms < stepTimeoutMs + 8000, `answered after ${Math.round(ms)} ms`);
     // The page that was still drawing is closed, never cleared and handed to the next request, and
     // its renderer stops drawing: the browser's renderers soon use almost no CPU.
@@ -290,9 +290,10 @@ describe('a preview that leaves its browser unanswering', () => {
   for (const moment of ['once its page is open', 'while its first page opens'] as const) {
     describe(moment, () => {
       let service: RunningService;
+      const probeTimeoutMs = 1500;
 
       before(async () => {
-        service = await startService({ RENDER_CONCURRENCY: '1', RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '300' });
+        service = await startService({ RENDER_CONCURRENCY: '1', RENDER_CACHE: 'off', BROWSER_PROBE_INTERVAL_MS: '300', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs) });
       });
       after(async () => service?.close());
 
@@ -316,8 +317,9 @@ describe('a preview that leaves its browser unanswering', () => {
         try {
           const preview = post(service.baseUrl, '/api/preview', { markdown: '# Split\n\ntext', splitMode: 'autoSplit' });
           const started = performance.now();
-          // The probe answers within 5 s or kills the browser; a shared browser held every request that long.
-          while (performance.now() - started < 7000) {
+          // The probe answers within its timeout or kills the browser; a shared browser held every
+          // request that long. Generate is watched past the moment the probe gives up.
+          while (performance.now() - started < probeTimeoutMs + 2500) {
             const generated = await post(service.baseUrl, '/api/generate', { markdown: `# Paid for ${Math.random()}` }, { 'x-api-key': testApiKey });
             assert.equal(generated.status, 200, JSON.stringify(generated.json));
             assert.ok(generated.ms < 3000, `generate waited ${Math.round(generated.ms)} ms while the previews' browser did not answer`);

@@ -103,7 +103,7 @@ describe('planned browser restarts', () => {
 describe('a browser that stops answering', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200' });
+    service = await startService({ RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: '1000' });
   });
   after(async () => service.close());
 

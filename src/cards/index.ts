@@ -49,6 +49,8 @@ export interface CardsSettings {
   previewQueueMax?: number;
   browserRestartAfter: number;
   browserProbeIntervalMs: number;
+  /** How long a probe may go unanswered before the browser is killed. */
+  browserProbeTimeoutMs?: number;
   /** Longest a request may wait for and hold a render page, whatever its signal does (see PagePool). */
   requestTimeoutMs?: number;
   themesDir?: string;
@@ -149,6 +151,7 @@ export function createCards(options: CardsOptions): Cards {
     chromiumPath: settings.chromiumPath,
     restartAfter: settings.browserRestartAfter,
     probeIntervalMs: settings.browserProbeIntervalMs,
+    probeTimeoutMs: settings.browserProbeTimeoutMs,
     log,
     observer: options.observer,
   });

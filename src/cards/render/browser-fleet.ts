@@ -42,6 +42,8 @@ export interface BrowserFleetOptions {
   restartAfter?: number;
   /** How often the browser is asked whether it still answers; 0 never. */
   probeIntervalMs?: number;
+  /** How long a probe may go unanswered before the browser is killed (default 5 s). */
+  probeTimeoutMs?: number;
   log: Logger;
   /** A browser was replaced (counted by the metrics). */
   onRestart?(reason: RestartReason): void;
@@ -210,7 +212,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   private probe(): void {
     const instance = this.current;
     if (!instance || instance.dead || this.launching) return;
-    instance.probe().catch((error) => {
+    instance.probe(this.options.probeTimeoutMs ?? 5_000).catch((error) => {
       if (instance !== this.current || instance.dead) return;
       this.options.log.error({ err: error, browserPid: instance.pid }, 'browser failed its health probe; killing it');
       this.restartReasons.set(instance, 'unresponsive');

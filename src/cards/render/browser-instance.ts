@@ -36,8 +36,7 @@ const chromiumArgs = [
   '--font-render-hinting=none',
 ];
 
-/** How long a health probe or a polite close may take before the browser is killed. */
-const probeTimeoutMs = 5_000;
+/** How long a polite close may take before the browser is killed. */
 const closeTimeoutMs = 5_000;
 
 /** One running Chromium, with what is needed to probe it and to kill all of its processes. */
@@ -98,12 +97,12 @@ export class BrowserInstance {
     return instance;
   }
 
-  /** Resolves when the browser answers a DevTools command within the probe timeout. */
-  async probe(): Promise<void> {
+  /** Resolves when the browser answers a DevTools command within `timeoutMs`. */
+  async probe(timeoutMs: number): Promise<void> {
     this.probeSession ??= this.browser.newBrowserCDPSession();
     await withTimeout(
       this.probeSession.then((session) => session.send('Browser.getVersion')),
-      probeTimeoutMs,
+      timeoutMs,
       'the browser did not answer a health probe',
     );
   }

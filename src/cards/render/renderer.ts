@@ -42,6 +42,8 @@ export interface RendererOptions {
   restartAfter?: number;
   /** How often the browser is asked whether it still answers; 0 never. */
   probeIntervalMs?: number;
+  /** How long a probe may go unanswered before the browser is killed (default 5 s). */
+  probeTimeoutMs?: number;
   log: Logger;
   observer?: RenderObserver;
   /** Whether requests are in progress before they reach a page (e.g. in the Markdown workers); spare pages wait for them. */
@@ -66,6 +68,7 @@ export class Renderer {
         chromiumPath: options.chromiumPath,
         restartAfter: options.restartAfter,
         probeIntervalMs: options.probeIntervalMs,
+        probeTimeoutMs: options.probeTimeoutMs,
         log: options.log,
         onRestart: (reason) => observer?.browserRestarted(reason),
         onPagesChanged,
