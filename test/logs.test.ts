@@ -54,19 +54,22 @@ const jsonLines = (output: string) =>
 
 describe('service logs', () => {
   it('are readable lines on a terminal, and JSON there when LOG_FORMAT=json', async () => {
-    const pretty = await serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, true);
+    // Both started at once: each service is a process of its own, on a port of its own.
+    const [pretty, json] = await Promise.all([
+      serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, true),
+      serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', API_KEYS: 'log-key-0123456789abcdef' }, true),
+    ]);
     assert.match(pretty, /INFO.*Server listening at http:\/\/127\.0\.0\.1:\d+/);
     assert.deepEqual(jsonLines(pretty), [], 'no JSON line on a terminal');
-
-    const json = await serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'json', API_KEYS: 'log-key-0123456789abcdef' }, true);
     assert.ok(jsonLines(json).some((line) => /Server listening/.test(line.msg) && line.level === 30));
   });
 
   it('are JSON lines when written to a pipe, and readable there when LOG_FORMAT=pretty', async () => {
-    const piped = await serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, false);
+    const [piped, pretty] = await Promise.all([
+      serveOutput({ LOG_LEVEL: 'info', API_KEYS: 'log-key-0123456789abcdef' }, false),
+      serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', API_KEYS: 'log-key-0123456789abcdef' }, false),
+    ]);
     assert.ok(jsonLines(piped).some((line) => /Server listening/.test(line.msg)));
-
-    const pretty = await serveOutput({ LOG_LEVEL: 'info', LOG_FORMAT: 'pretty', API_KEYS: 'log-key-0123456789abcdef' }, false);
     assert.match(pretty, /INFO.*Server listening at/);
     assert.deepEqual(jsonLines(pretty), []);
   });
