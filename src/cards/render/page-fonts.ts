@@ -6,6 +6,14 @@
 // characters; a card uses a few of them). Every face that claims a character is declared before
 // the character is laid out, so a card looks exactly as it would with every face declared in full
 // (docs/performance.md#fonts-per-page).
+//
+// Characters that are drawn together (a letter and its combining marks, Arabic letters that join,
+// a Devanagari conjunct, an emoji sequence) must come from one declared face: Chromium shapes a
+// cluster with one face, and when the faces it finds for the cluster's characters differ it draws
+// the whole cluster with a host font that has them all. So a face is declared again with every
+// character the page has used it for, not only the new ones, unless all of them are drawn one by
+// one (Chinese, Japanese and Korean characters, whose subsets are the large ones). The later
+// declaration wins for the characters it claims, and shares the font file already loaded.
 import { FontFaceIndex } from '../themes/font-face-index.js';
 import { bundledFaces } from '../themes/fonts.js';
 
@@ -41,12 +49,22 @@ export function declareInPage(rules: string): void {
   document.head.append(Object.assign(document.createElement('style'), { textContent: rules }));
 }
 
+/**
+ * Characters that never form a cluster with their neighbours: CJK ideographs, kana, Hangul
+ * syllables and CJK punctuation. (Combining kana marks and Hangul jamo are not among them.)
+ */
+const drawnAlone = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uac00-\ud7a3\u3000-\u303f\uff00-\uffef]$/u;
+const isDrawnAlone = (point: number) => drawnAlone.test(String.fromCodePoint(point));
+
 /** One page's fonts: starts as its shell declared them, and learns what each markup added. */
 export class PageFonts {
   private readonly seen: Set<number>;
+  /** Each face declared so far: the code points the page used it for, and whether all are drawn alone. */
+  private readonly declared = new Map<number, { points: number[]; alone: boolean }>();
 
   constructor(private readonly shell: ShellFonts) {
     this.seen = new Set(shell.codePoints);
+    for (const [face, points] of shell.index.pointsByFace(shell.codePoints)) this.declared.set(face, { points, alone: points.every(isDrawnAlone) });
   }
 
   /**
@@ -62,7 +80,18 @@ export class PageFonts {
       this.seen.add(point);
       added.push(point);
     }
-    return added.length === 0 ? '' : this.shell.index.rulesFor(added);
+    if (added.length === 0) return '';
+    const { index } = this.shell;
+    return index
+      .pointsByFace(added)
+      .map(([face, points]) => {
+        const before = this.declared.get(face);
+        const all = before ? [...before.points, ...points] : points;
+        const alone = (before?.alone ?? true) && points.every(isDrawnAlone);
+        this.declared.set(face, { points: all, alone });
+        return index.ruleFor(face, alone ? points : all);
+      })
+      .join('\n');
   }
 }
 

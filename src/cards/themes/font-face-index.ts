@@ -36,6 +36,13 @@ export class FontFaceIndex {
    * faces. A face declared again for other code points later shares the font file already loaded.
    */
   rulesFor(codePoints: Iterable<number>): string {
+    return this.pointsByFace(codePoints)
+      .map(([face, points]) => this.ruleFor(face, points))
+      .join('\n');
+  }
+
+  /** The faces that claim some of these code points, in stylesheet order, each with the points it claims. */
+  pointsByFace(codePoints: Iterable<number>): Array<[face: number, points: number[]]> {
     const pointsOf = new Map<number, number[]>();
     for (const point of codePoints) {
       for (const face of this.facesAt(point)) {
@@ -44,10 +51,7 @@ export class FontFaceIndex {
         else pointsOf.set(face, [point]);
       }
     }
-    return [...pointsOf]
-      .sort(([a], [b]) => a - b)
-      .map(([face, points]) => this.ruleOf(face, points))
-      .join('\n');
+    return [...pointsOf].sort(([a], [b]) => a - b);
   }
 
   /**
@@ -57,10 +61,11 @@ export class FontFaceIndex {
    * synthesised from another that it did.
    */
   groupDeclarations(): string {
-    return this.bundled.groups.map((group) => this.ruleOf(group.faces[0]!, [group.lows[0]!])).join('\n');
+    return this.bundled.groups.map((group) => this.ruleFor(group.faces[0]!, [group.lows[0]!])).join('\n');
   }
 
-  private ruleOf(face: number, points: readonly number[]): string {
+  /** The face's rule, with a `unicode-range` of these code points. */
+  ruleFor(face: number, points: readonly number[]): string {
     const range = points.map((point) => `U+${point.toString(16)}`).join(',');
     return this.bundled.rules[face]!.replace(unicodeRange, range);
   }

@@ -1,0 +1,73 @@
+// Which @font-face rules a render page declares as markup brings it new characters
+// (src/cards/render/page-fonts.ts), checked on the rules themselves: no browser. That the cards
+// then draw every script with its bundled face is test/fonts-scripts.test.ts.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { PageFonts, shellFonts } from '../src/cards/render/page-fonts.js';
+
+/** The code points each declared face claims, by "family weight" (e.g. "Noto Sans Arabic 400"). */
+function claims(rules: string): Map<string, Set<number>> {
+  const byFace = new Map<string, Set<number>>();
+  for (const rule of rules.match(/@font-face\s*{[^}]*}/g) ?? []) {
+    const family = /font-family:\s*['"]?([^'";]+?)['"]?\s*;/.exec(rule)![1]!;
+    const weight = /font-weight:\s*([^;}]+)/.exec(rule)?.[1]?.trim() ?? '400';
+    const points = byFace.get(`${family} ${weight}`) ?? new Set<number>();
+    for (const token of /unicode-range:\s*([^;}]+)/.exec(rule)![1]!.split(',')) points.add(parseInt(token.trim().replace(/^U\+/i, ''), 16));
+    byFace.set(`${family} ${weight}`, points);
+  }
+  return byFace;
+}
+
+const points = (text: string) => [...text].map((character) => character.codePointAt(0)!);
+
+describe('the faces a page declares as it sees new characters', () => {
+  const shell = shellFonts('');
+
+  it('declares a face again with the letters it drew before when combining marks come', () => {
+    // A page that drew كتب, then كُتِبَ: the marks must come from the face that draws the letters
+    // they sit on, or Chromium draws the whole word with a host font that has both.
+    const page = new PageFonts(shell);
+    page.rulesFor('<p>كتب</p>');
+    const arabic = claims(page.rulesFor('<p>كُتِبَ</p>')).get('Noto Sans Arabic 400');
+    assert.ok(arabic, 'the Arabic face is declared for the marks');
+    for (const point of points('كتبُِ')) assert.ok(arabic.has(point), `U+${point.toString(16)} is claimed by the new declaration`);
+  });
+
+  it('declares the marks it drew before again with a new letter that they may sit on', () => {
+    const page = new PageFonts(shell);
+    page.rulesFor('<p>كِ</p>');
+    // ب is new; the kasra under it was declared with ك.
+    const arabic = claims(page.rulesFor('<p>بِ</p>')).get('Noto Sans Arabic 400');
+    assert.ok(arabic?.has(0x628) && arabic.has(0x650), 'the new letter and the old mark are claimed together');
+  });
+
+  it('joins Devanagari vowel signs and conjuncts to the consonants drawn before', () => {
+    const page = new PageFonts(shell);
+    page.rulesFor('<p>कम</p>');
+    const devanagari = [...claims(page.rulesFor('<p>किताब क्षमा</p>'))].find(([face]) => face.startsWith('Noto Sans Devanagari'))?.[1];
+    assert.ok(devanagari, 'the Devanagari face is declared');
+    for (const point of points('कमि्ष')) assert.ok(devanagari.has(point), `U+${point.toString(16)} is claimed by the new declaration`);
+  });
+
+  it('declares only the new characters of a Chinese face: they are drawn one by one', () => {
+    // A character that the subset of Noto Sans SC holding 字 also holds, drawn first.
+    const sansSc = shell.index.facesAt(0x5b57).find((face) => claims(shell.index.ruleFor(face, [0x5b57])).has('Noto Sans SC 400'))!;
+    let neighbour = 0x4e00;
+    while (!shell.index.facesAt(neighbour).includes(sansSc) || neighbour === 0x5b57) neighbour++;
+    const page = new PageFonts(shell);
+    page.rulesFor(`<p>${String.fromCodePoint(neighbour)}</p>`);
+    const added = [...claims(page.rulesFor('<p>字</p>'))].filter(([, claimed]) => claimed.has(0x5b57));
+    assert.ok(added.some(([face]) => face === 'Noto Sans SC 400'), '字 is declared');
+    // A subset that also holds Latin letters or quotes (some Kai subsets do) is declared whole again.
+    const han = /^\p{Script=Han}$/u;
+    for (const [face, claimed] of added) {
+      if ([...claimed].every((point) => han.test(String.fromCodePoint(point)))) assert.deepEqual([...claimed], [0x5b57], `${face} claims 字 alone`);
+    }
+  });
+
+  it('declares nothing for characters the page has seen', () => {
+    const page = new PageFonts(shell);
+    page.rulesFor('<p>كُتِبَ 中文</p>');
+    assert.equal(page.rulesFor('<p>كتب 文中</p>'), '');
+  });
+});
