@@ -1,8 +1,9 @@
 // `npm test` and `npm run test:unit`: runs the test files in lanes (test/lanes.mjs) so the suite
 // fits a 2-core machine in minutes instead of running 60 files one after the other:
 //
-// - the files in `shareOneService` run in one process (test/helpers/one-process.ts) and share one
-//   warm service with the default settings, instead of each starting and warming its own;
+// - each group of `sharedServiceGroups` runs in one process (test/helpers/one-process.ts), whose
+//   files share one warm service with the default settings instead of each starting and warming
+//   its own;
 // - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them;
 // - every other file runs in a process of its own, two at a time.
 //
@@ -15,7 +16,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAlone, shareOneService, startFirst, unitFiles } from '../test/lanes.mjs';
+import { runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
 import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,7 +35,8 @@ const allFiles = fs
   .filter((name) => name.endsWith('.test.ts'))
   .map((name) => `test/${name}`)
   .sort();
-for (const listed of [...runAlone, ...shareOneService, ...unitFiles, ...startFirst]) {
+const sharing = sharedServiceGroups.flat();
+for (const listed of [...runAlone, ...sharing, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
@@ -53,11 +55,13 @@ const node = ['--enable-source-maps'];
 
 /** A process to run: one or several test files. */
 const jobs = [];
-const shared = files.filter((file) => shareOneService.includes(file));
-if (shared.length > 0) jobs.push({ files: shared, alone: false, command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
-// The slow files first (after the shared process, the longest of all), then the rest in name order.
+for (const group of sharedServiceGroups) {
+  const shared = files.filter((file) => group.includes(file));
+  if (shared.length > 0) jobs.push({ files: shared, alone: false, command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
+}
+// The slow files first (after the shared processes, the longest of all), then the rest in name order.
 const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
-const ownProcess = files.filter((candidate) => !shareOneService.includes(candidate)).sort((a, b) => rank(a) - rank(b));
+const ownProcess = files.filter((candidate) => !sharing.includes(candidate)).sort((a, b) => rank(a) - rank(b));
 for (const file of ownProcess) {
   jobs.push({ files: [file], alone: runAlone.includes(file), command: [...node, '--test', '--test-reporter=spec', compiled(file)] });
 }
@@ -152,10 +156,10 @@ function summarize() {
   for (const { counts } of results) for (const name of countNames) totals[name] += counts[name];
   const problems = results.filter((result) => result.problem);
   const perFile = results.flatMap((result) => result.perFile).sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
-  const sharedProcess = results.find((result) => result.job.files.length > 1);
-  console.log('\nTest files by time, slowest first (* = in the process that shares one service):');
+  const sharedProcesses = results.filter((result) => result.job.files.length > 1);
+  console.log('\nTest files by time, slowest first (* = in a process that shares one service):');
   for (const { file, seconds, shared: inShared } of perFile) console.log(`${seconds.toFixed(1).padStart(8)} s  ${inShared ? '*' : ' '} ${file}`);
-  if (sharedProcess) console.log(`The shared process took ${sharedProcess.seconds.toFixed(1)} s for ${sharedProcess.job.files.length} files, start and close included.`);
+  for (const shared of sharedProcesses) console.log(`A shared process took ${shared.seconds.toFixed(1)} s for ${shared.job.files.length} files, start and close included.`);
   console.log(`\n${results.length} processes, ${files.length} files, ${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`);
   // .ci/run sets this, so its log says what the whole run took, the install included.
   const ciStartedAt = Number(process.env.CARDWRIGHT_CI_STARTED_AT);

@@ -2,13 +2,15 @@
 // process of its own, two such processes at a time.
 
 /**
- * Files that start only services with the default settings (or also a few of their own): they run
- * in one process and share one warm service (test/helpers/one-process.ts). A file belongs here
- * when it does not depend on a fresh service: it reads no counter, log or budget that another
- * file's requests would have moved, and it does not drive the service's render pages itself
- * (renderer.run with its own markup and scripts leaves a page unlike what requests leave).
+ * Groups of files that each run in one process and share one warm service with the default
+ * settings (test/helpers/one-process.ts), instead of each starting its own. A file belongs to a
+ * group when it starts only services with the default settings (or also a few of their own) and
+ * does not depend on a fresh service: it reads no counter, log or budget that another file's
+ * requests would have moved.
  */
-export const shareOneService = [
+export const sharedServiceGroups = [
+  // Files that reach the service only through its requests and front ends.
+  [
   'test/api-reference-page.test.ts',
   'test/blank-markdown.test.ts',
   'test/font-scale.test.ts',
@@ -29,6 +31,11 @@ export const shareOneService = [
   'test/typescript-client.test.ts',
   'test/web-creator.test.ts',
   'test/wechat-background.test.ts',
+  ],
+  // Files that drive the service's render pages themselves (renderer.run with markup and scripts of
+  // their own, DevTools inspection): what they leave on a page is unlike what requests leave, so
+  // they share a service apart from the files above.
+  ['test/card-sizes.test.ts', 'test/corpus.test.ts', 'test/cover-api.test.ts', 'test/fonts-scripts.test.ts'],
 ];
 
 /**
@@ -58,6 +65,7 @@ export const unitFiles = [
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',
   'test/numeric-strings.test.ts',
+  'test/page-fonts.test.ts',
   'test/page-pool.test.ts',
   'test/preview-budget.test.ts',
   'test/regex-translations.test.ts',
@@ -74,12 +82,8 @@ export const unitFiles = [
 export const startFirst = [
   'test/cli.test.ts',
   'test/diagrams.test.ts',
-  'test/corpus.test.ts',
-  'test/card-sizes.test.ts',
   'test/creator.test.ts',
-  'test/fonts-scripts.test.ts',
   'test/web-page.test.ts',
   'test/web-routes.test.ts',
   'test/fuzz-generate.test.ts',
-  'test/cover-api.test.ts',
 ];
