@@ -17,7 +17,9 @@ export function validationMessage(
   // For a union (value or null), ajv reports each branch; the first error of the field suffices,
   // unless one lies deeper: an object branch's own field (watermark.opacity) is what is wrong.
   const depth = (e: { instancePath: string }) => e.instancePath.split('/').length;
-  const error = errors.filter((e) => e.instancePath).reduce<(typeof errors)[number] | undefined>((deepest, e) => (deepest && depth(deepest) >= depth(e) ? deepest : e), undefined) ?? errors[0];
+  const fieldErrors = errors.filter((e) => e.instancePath);
+  const deepest = Math.max(...fieldErrors.map(depth));
+  const error = fieldErrors.find((e) => depth(e) === deepest) ?? errors[0];
   if (!error) return 'The body is not valid.';
   if (error.keyword === 'required') {
     // A required field (the cover's text) is absent: name it and what it takes.
