@@ -151,8 +151,9 @@ describe('for creators', () => {
     const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const problems: string[] = [];
     for (const [index, theme] of service.app.cards.themes.themes.entries()) {
-      // Every mode on a small card, the default one on a Xiaohongshu card too; each theme another position.
-      const runs = [...(theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => ({ mode, width: 200, height: 200 })), { mode: theme.defaultMode, width: 1242, height: 1660 }];
+      // The default mode at both sizes (plain-notes' dark mode too); each theme another position.
+      const modes = theme.id === 'plain-notes' ? theme.modes : [theme.defaultMode];
+      const runs = modes.flatMap((mode) => [{ mode, width: 200, height: 200 }, { mode, width: 1242, height: 1660 }]);
       const position = positions[index % positions.length]!;
       for (const { mode, width, height } of runs) {
         const label = `${theme.id}${mode ? ` ${mode}` : ''} ${width}×${height} ${position}`;
