@@ -23,7 +23,7 @@ describe('cardwright render', () => {
   it('documents every option in --help', async () => {
     const { code, stdout } = await runCli(['render', '--help']);
     assert.equal(code, 0);
-    for (const option of ['--out', '--name', '--theme', '--mode', '--split', '--width', '--height', '--format', '--scale', '--mdx', '--over-hidden', '--json', '--help']) {
+    for (const option of ['--out', '--name', '--theme', '--mode', '--split', '--width', '--height', '--format', '--scale', '--mdx', '--over-hidden', '--watermark', '--json', '--help']) {
       assert.ok(stdout.includes(option), `--help mentions ${option}`);
     }
     assert.match(stdout, /noSplit, autoSplit, hrSplit/);
@@ -128,6 +128,10 @@ describe('cardwright render', () => {
     const format = await runCli(['render', 'notes.md', '-o', 'never', '--format', 'gif'], { cwd: dir });
     assert.equal(format.code, 2);
     assert.match(format.stderr, /format is not accepted: got "gif"; accepted: png, jpeg, webp/);
+
+    const watermark = await runCli(['render', 'notes.md', '-o', 'never', '--watermark', 'w'.repeat(41)], { cwd: dir });
+    assert.equal(watermark.code, 2);
+    assert.match(watermark.stderr, /watermark is not accepted: got "w{41}"; accepted: a mark on every card: a text of at most 40 characters/);
     assert.equal(fs.existsSync(path.join(dir, 'never')), false);
   });
 

@@ -148,6 +148,16 @@ describe('POST /api/generate/cover', () => {
     assert.match(blind.json.warnings[0], /themeMode "dark-mode" was ignored/);
   });
 
+  it('marks a cover with the watermark, at the bottom right of its card', async () => {
+    const plain = await cover({ text: 'Weekly notes', theme: 'plain-notes', scale: 1 });
+    const marked = await cover({ text: 'Weekly notes', theme: 'plain-notes', scale: 1, watermark: '@xiaoman' });
+    assert.equal(marked.status, 200, JSON.stringify(marked.json));
+    const [[withIt], [without]] = [await pngsOf(marked.json), await pngsOf(plain.json)];
+    assert.ok(differingFraction(withIt!, without!) > 0.0005, 'the cover carries the watermark');
+    const upperHalf = (png: DecodedPng) => ({ ...png, height: png.height / 2, data: png.data.subarray(0, (png.data.length / 2) | 0) });
+    assert.ok(differingFraction(upperHalf(withIt!), upperHalf(without!)) < 0.0001, 'and nothing else changed');
+  });
+
   it('reads numbers sent as text, as MD2Card clients send them, and says so', async () => {
     const { status, json } = await cover({ text: 'Weekly notes', count: '1', width: '300', height: '400', scale: '1' });
     assert.equal(status, 200, JSON.stringify(json));
@@ -163,6 +173,7 @@ describe('POST /api/generate/cover', () => {
     ['a count that is not a number', { text: 'x', count: 'three' }, 400, /^count is not accepted: got "three"; accepted: how many cover designs, 1–3/],
     ['an unknown theme', { text: 'x', theme: 'no-such-theme' }, 400, /no-such-theme/],
     ['a keyword over 40 characters in a list', { text: 'x', keywords: ['k'.repeat(41)] }, 400, /^keywords is not accepted: .*at most 40 characters each/],
+    ['a watermark more opaque than opaque', { text: 'x', watermark: { text: '@a', opacity: 2 } }, 400, /^watermark\.opacity is not accepted: got number 2; accepted: 0\.05–1/],
     ['a keyword over 40 characters in a string', { text: 'x', keywords: `short, ${'k'.repeat(41)}` }, 400, /^keywords is not accepted: got a keyword of 41 characters; accepted: keywords of at most 40 characters each/],
     // A cover is one card of its own size: advice of split modes or Markdown does not apply to it.
     ['a cover larger than one image may be', { text: 'x', width: 2000, height: 4000, scale: 3 }, 400, /^A cover of 2000×4000 at scale 3 would have 72 million device pixels; one image may have at most 60 million\. Use a smaller width, height or scale\.$/],

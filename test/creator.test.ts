@@ -13,7 +13,7 @@ import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { prepareContent } from '../src/cards/pipeline.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
-import { resolveRequest } from '../src/cards/request/resolve.js';
+import { layoutFontScale, resolveRequest } from '../src/cards/request/resolve.js';
 import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { textFonts } from './helpers/page-inspection.js';
@@ -75,15 +75,23 @@ describe('for creators', () => {
           };
         })`);
 
-  /** `script` evaluated in the render page once the cards of a request are laid out. */
-  async function inRenderedPage<T>(body: Record<string, unknown>, script: string): Promise<T> {
+  /**
+   * `script` evaluated in the render page once the cards of a request are laid out; `capture: false`
+   * stops the render there (its beforeCapture hook ends it), for a test of the layout alone.
+   */
+  async function inRenderedPage<T>(body: Record<string, unknown>, script: string, { capture = true } = {}): Promise<T> {
     const { request } = checkRequest(body);
     // The service's own remote-image rules: only the test's image server is allowed.
     const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
     const parts = { renderer: service.app.cards.renderer, themes: service.app.cards.themes, log: pino({ level: 'silent' }), markdown, svgImages, remoteImages };
     const prepared = await prepareContent(parts, resolveRequest(service.app.cards.themes, request), AbortSignal.timeout(30_000));
     return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 });
+      const laidOut = new Error('laid out');
+      await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 }, undefined, () => {
+        if (!capture) throw laidOut;
+      }).catch((error: unknown) => {
+        if (error !== laidOut) throw error;
+      });
       return page.evaluate<T>(script);
     });
   }
@@ -108,6 +116,92 @@ describe('for creators', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('draws the watermark on every card, the cover and closing card too, in the content area clear of the header, signature and page label, in every theme at 200×200 and 1242×1660', async () => {
+    const positions = ['bottom-right', 'bottom-left', 'top-right', 'top-left', 'center', 'tiled'] as const;
+    const markdown = ['---', 'title: 七天学会做知识卡片', 'author: 林小满', 'handle: "@xiaoman"', 'cover: true', 'signature: true', 'end: 关注我', '---', '# 第一天', '', 'Write it down. 写下来。'].join('\n');
+    type Box = { left: number; top: number; right: number; bottom: number };
+    type MarkedCard = { kind: string; card: Box; content: Box; mark: Box | null; text: Box | null; chrome: Array<[string, Box]>; opacity: number; colour: string; contentColour: string };
+    // Boxes in the page's CSS px (the layout's: a 200-px card is laid out 320 px wide, a 1242-px one at fontScale 2.8).
+    const script = `Array.from(document.querySelectorAll('#cards > .card'), (card) => {
+      const box = (element) => {
+        const rect = element?.getBoundingClientRect();
+        return rect && rect.width > 0 && rect.height > 0 ? { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom } : null;
+      };
+      const content = card.querySelector(':scope > .card-content');
+      // The content area: .card-content inside its border and padding, where the text is.
+      const area = (() => {
+        const outer = box(content);
+        const style = getComputedStyle(content);
+        const edge = (side) => parseFloat(style['border' + side + 'Width']) + parseFloat(style['padding' + side]);
+        return { left: outer.left + edge('Left'), top: outer.top + edge('Top'), right: outer.right - edge('Right'), bottom: outer.bottom - edge('Bottom') };
+      })();
+      const wrapper = content.querySelector(':scope > .card-watermark');
+      const mark = wrapper?.querySelector('.watermark-mark, .watermark-tiles');
+      const chrome = [['header', card.querySelector(':scope > .card-header')], ['footer', card.querySelector(':scope > .card-footer')], ['signature', card.querySelector('.card-footer .signature')], ['page label', card.querySelector('.card-footer .page')]]
+        .map(([name, element]) => [name, box(element)]).filter(([, found]) => found);
+      return {
+        kind: card.classList.contains('cover-card') ? 'cover' : card.classList.contains('end-card') ? 'end' : 'content',
+        card: box(card), content: area, mark: box(mark), text: box(mark?.querySelector('.watermark-text')), chrome,
+        opacity: wrapper ? Number(getComputedStyle(wrapper).opacity) : 0, colour: mark ? getComputedStyle(mark).color : '', contentColour: getComputedStyle(content).color,
+      };
+    })`;
+    const inside = (inner: Box, outer: Box) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5 && inner.top >= outer.top - 0.5 && inner.bottom <= outer.bottom + 0.5;
+    const overlap = (a: Box, b: Box) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const problems: string[] = [];
+    for (const [index, theme] of service.app.cards.themes.themes.entries()) {
+      // The default mode at both sizes (plain-notes' dark mode too); each theme another position.
+      const modes = theme.id === 'plain-notes' ? theme.modes : [theme.defaultMode];
+      const runs = modes.flatMap((mode) => [{ mode, width: 200, height: 200 }, { mode, width: 1242, height: 1660 }]);
+      const position = positions[index % positions.length]!;
+      for (const { mode, width, height } of runs) {
+        const label = `${theme.id}${mode ? ` ${mode}` : ''} ${width}×${height} ${position}`;
+        const fontScale = width === 200 ? layoutFontScale({ width, height, fontScale: 1 }) : 2.8;
+        const body = { markdown, theme: theme.id, themeMode: mode, width, height, fontScale, splitMode: 'autoSplit', watermark: { text: '@xiaoman 小满', position } };
+        const cards = await inRenderedPage<MarkedCard[]>(body, script, { capture: false });
+        assert.deepEqual(cards.map((card) => card.kind), ['cover', 'content', 'end'], label);
+        for (const card of cards) {
+          const where = `${label} ${card.kind}`;
+          if (!card.mark) {
+            problems.push(`${where}: no watermark drawn`);
+            continue;
+          }
+          if (!inside(card.mark, card.content) || !inside(card.mark, card.card)) problems.push(`${where}: the watermark leaves the content area`);
+          if (position === 'tiled' ? !inside(card.content, card.mark) : !card.text || card.text.right - card.text.left < 10) problems.push(`${where}: the watermark is not drawn whole`);
+          for (const [name, box] of card.chrome) if (overlap(card.mark, box)) problems.push(`${where}: the watermark is over the ${name}`);
+          if (Math.abs(card.opacity - (position === 'tiled' ? 0.15 : 0.35)) > 0.001) problems.push(`${where}: opacity ${card.opacity}`);
+          if (card.colour !== card.contentColour) problems.push(`${where}: drawn in ${card.colour}, not the content's ${card.contentColour}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('draws the watermark: every image differs from the same request without it, the cover included, and a bad one is a 400', async () => {
+    const markdown = `${frontMatter}\n${content}`;
+    const images = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+    const top = (png: DecodedPng) => ({ ...png, height: png.height / 2, data: png.data.subarray(0, (png.data.length / 2) | 0) });
+    // At the bottom right: the images differ there only. Tiled: all over.
+    for (const [theme, watermark, least] of [['plain-notes', '@xiaoman', 0.0005], ['darktech', { text: '@xiaoman', position: 'tiled' }, 0.02]] as const) {
+      const marked = await service.generate({ markdown, theme, splitMode: 'hrSplit', scale: 1, watermark });
+      const plain = await service.generate({ markdown, theme, splitMode: 'hrSplit', scale: 1 });
+      assert.equal(marked.status, 200, JSON.stringify(marked.json));
+      const [withIt, without] = [await images(marked), await images(plain)];
+      assert.equal(withIt.length, without.length);
+      for (const [index, png] of withIt.entries()) {
+        const card = `${theme}: card ${index + 1} (${index === 0 ? 'the cover' : index === withIt.length - 1 ? 'the closing card' : 'a content card'})`;
+        assert.ok(differingFraction(png, without[index]!) > least, `${card} carries the watermark`);
+        if (typeof watermark === 'string') assert.ok(differingFraction(top(png), top(without[index]!)) < 0.0001, `${card}: its upper half is as without the watermark`);
+      }
+    }
+    const bad = await service.generate({ watermark: { text: '@a', opacity: 3 } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.error, 'invalid_request');
+    assert.match(bad.json.message, /^watermark\.opacity is not accepted: got number 3; accepted: 0\.05–1/);
+    const inFrontMatter = await service.generate({ markdown: '---\nwatermark: {position: tiled}\n---\n# x' });
+    assert.equal(inFrontMatter.status, 400);
+    assert.match(inFrontMatter.json.message, /neither a text nor an image/);
   });
 
   it('lays the cover out for its language and keeps the avatar round and whole in every theme', async () => {

@@ -73,6 +73,7 @@ export const unitFiles = [
   'test/s3-config.test.ts',
   'test/s3-store-all.test.ts',
   'test/svg-raster.test.ts',
+  'test/watermark.test.ts',
 ];
 
 /**

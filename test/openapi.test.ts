@@ -159,7 +159,7 @@ describe('OpenAPI document', () => {
 
   it('documents every request field with its type, bounds and default', () => {
     const properties = generate.requestBody.content['application/json'].schema.properties;
-    assert.deepEqual(Object.keys(properties).sort(), ['background', 'fontFamily', 'fontScale', 'format', 'hashtags', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'weChatMode', 'width']);
+    assert.deepEqual(Object.keys(properties).sort(), ['background', 'fontFamily', 'fontScale', 'format', 'hashtags', 'height', 'markdown', 'mdxMode', 'overHiddenMode', 'scale', 'splitMode', 'theme', 'themeMode', 'watermark', 'weChatMode', 'width']);
     assert.equal(valueBranch(properties.markdown).maxLength, 100_000);
     assert.equal(properties.markdown.default, '# Hello, cardwright');
     assert.deepEqual([valueBranch(properties.width).minimum, valueBranch(properties.width).maximum, properties.width.default], [100, 2000, 440]);

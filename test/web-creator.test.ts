@@ -104,4 +104,26 @@ describe('web page for creators', () => {
       await close();
     }
   });
+
+  it('sets the watermark from the creator panel: in the preview, the request and its cURL command', async () => {
+    const { page, problems, close } = await openPage(browser, `${service.baseUrl}/`);
+    try {
+      await page.fill('#markdown', '# Day one\n\nWrite it down.');
+      await page.fill('#watermark-text', '@lin');
+      await page.waitForFunction(() => (document.getElementById('preview-frame') as HTMLIFrameElement).contentDocument?.querySelector('#cards > .card .card-content > .card-watermark')?.textContent === '@lin');
+      assert.match(await page.locator('#curl').innerText(), /"watermark": \{\s*"text": "@lin"\s*\}/);
+      await page.selectOption('#watermark-position', 'tiled');
+      // Tiled is fainter by default: the slider shows the service's default until it is moved.
+      assert.equal(await page.inputValue('#watermark-opacity'), '0.15');
+      await page.waitForFunction(() => !!(document.getElementById('preview-frame') as HTMLIFrameElement).contentDocument?.querySelector('#cards > .card .card-content > .card-watermark.watermark-tiled svg'));
+      await page.locator('#watermark-opacity').fill('0.5');
+      assert.match(await page.locator('#curl').innerText(), /"watermark": \{\s*"text": "@lin",\s*"position": "tiled",\s*"opacity": 0.5\s*\}/);
+      // Emptied, it is no longer sent.
+      await page.fill('#watermark-text', '');
+      assert.doesNotMatch(await page.locator('#curl').innerText(), /watermark/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -18,6 +18,8 @@ export function requestBody(settings, theme) {
     fontScale: settings.fontScale ?? 1,
     ...(settings.hashtags === false ? { hashtags: false } : {}),
     ...(settings.fontFamily ? { fontFamily: settings.fontFamily } : {}),
+    // Sent once it has something to draw; position and opacity only when chosen.
+    ...(settings.watermark?.text?.trim() || settings.watermark?.image ? { watermark: settings.watermark } : {}),
     // Only from a saved request (previewUrl): the page has no control for them.
     ...(settings.weChatMode ? { weChatMode: true } : {}),
     ...(settings.background ? { background: settings.background } : {}),
@@ -41,7 +43,7 @@ export function curlCommand(origin, body) {
 }
 
 /** Request fields, most specific first ("themeMode" before "theme"). */
-const fieldNames = ['themeMode', 'theme', 'front matter', 'markdown', 'hashtags', 'fontFamily', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'fontScale', 'scale'];
+const fieldNames = ['themeMode', 'theme', 'front matter', 'markdown', 'hashtags', 'fontFamily', 'watermark', 'width', 'height', 'splitMode', 'mdxMode', 'overHiddenMode', 'format', 'fontScale', 'scale'];
 const fieldPattern = new RegExp(`\\b(${fieldNames.join('|')})\\b`);
 
 /**

@@ -133,6 +133,7 @@ const errorSlots = {
   overHiddenMode: ['overHiddenMode-error', 'overHiddenMode'],
   hashtags: ['hashtags-error', 'hashtags'],
   fontFamily: ['fontFamily-error', 'fontFamily'],
+  watermark: ['watermark-error', 'watermark-text'],
   format: ['format-error', 'format'],
   scale: ['scale-error', 'scale'],
   'api-key': ['api-key-error', 'api-key'],
@@ -292,6 +293,39 @@ function setupCreatorPanel() {
       update({ markdown: ui.markdown.value });
     });
   }
+}
+
+// ---------------------------------------------------------------- watermark (the request's `watermark` field)
+
+/**
+ * The text, position and opacity controls set `settings.watermark`: the text always, the position
+ * and opacity once chosen, so the request (and its cURL) says only what the visitor set. A logo from
+ * a saved request is kept as it came.
+ */
+function setupWatermark() {
+  const text = $('watermark-text');
+  const position = $('watermark-position');
+  const opacity = $('watermark-opacity');
+  const limits = serverConfig.watermark;
+  opacity.min = String(limits.opacity.min);
+  opacity.max = String(limits.opacity.max);
+  const shownOpacity = () => settings.watermark?.opacity ?? (position.value === 'tiled' ? limits.opacity.tiledDefault : limits.opacity.default);
+  const show = () => {
+    opacity.value = String(shownOpacity());
+    $('watermark-opacity-value').textContent = `${Math.round(shownOpacity() * 100)}%`;
+  };
+  text.value = settings.watermark?.text ?? '';
+  position.value = settings.watermark?.position ?? limits.positions[0];
+  show();
+  const change = (changes) => {
+    const next = { ...settings.watermark, ...changes };
+    if (next.position === limits.positions[0]) delete next.position;
+    update({ watermark: next });
+    show();
+  };
+  text.addEventListener('input', () => change({ text: text.value }));
+  position.addEventListener('change', () => change({ position: position.value }));
+  opacity.addEventListener('input', () => change({ opacity: opacity.valueAsNumber }));
 }
 
 function setupSize() {
@@ -570,6 +604,7 @@ async function loadThemes() {
 
 setupEditor();
 setupCreatorPanel();
+setupWatermark();
 setupSize();
 setupLayout();
 setupKey();

@@ -1,6 +1,7 @@
 // What each cardwright command accepts: its arguments, options and help notes. Kept apart from the
 // commands' code, which is loaded only when the command runs, so `--help` answers at once.
 import { fontFamilies, formats, limits, splitModes } from '../cards/request/schema.js';
+import { watermarkLimits } from '../cards/request/watermark.js';
 import { defaultThemeId } from '../cards/themes/registry.js';
 import type { CommandSpec } from './command-line.js';
 
@@ -22,6 +23,11 @@ export const renderCommand: CommandSpec = {
     { name: 'over-hidden', description: "clip each card to --height, the API's overHiddenMode" },
     { name: 'font', value: '<face>', description: `a bundled body face instead of the theme's: ${fontFamilies.join(', ')}, the API's fontFamily` },
     { name: 'no-hashtags', description: "draw #tags as written, not as tag chips (the API's hashtags: false)" },
+    {
+      name: 'watermark',
+      value: '<text>',
+      description: `a text (e.g. your handle, at most ${watermarkLimits.textMaxLength} characters) drawn at the bottom right of every card, the API's watermark; position, opacity, size and a logo in the front matter's watermark key`,
+    },
     { name: 'clean', description: 'remove numbered files of the same name left by an earlier, longer result (without it they are an error)' },
     { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths' },
   ],

@@ -36,6 +36,7 @@ export async function runRender(args: string[]): Promise<void> {
     overHiddenMode: values['over-hidden'] === true ? true : undefined,
     fontFamily: stringOption(values.font),
     hashtags: values['no-hashtags'] === true ? false : undefined,
+    watermark: stringOption(values.watermark),
   };
 
   // Before the render: a folder that cannot hold the cards, or a field the API would refuse, is

@@ -232,6 +232,17 @@ export const ConfigAnswer = Type.Object(
     }),
     splitModes: Type.Array(Type.String()),
     formats: Type.Array(Type.String()),
+    watermark: Type.Object(
+      {
+        positions: Type.Array(Type.String()),
+        textMaxLength: Type.Integer(),
+        imageMaxLength: Type.Integer(),
+        imageMaxPixels: Type.Integer(),
+        opacity: Type.Object({ min: Type.Number(), max: Type.Number(), default: Type.Number(), tiledDefault: Type.Number() }),
+        size: bound("the text's font size in CSS px"),
+      },
+      { description: 'the bounds of the watermark field; the first position is the default' },
+    ),
   },
   { description: "The request model's defaults and bounds, as POST /api/generate applies them." },
 );

@@ -63,7 +63,8 @@ export function toolDefinitions(mode: BackendMode, backendDescription: string) {
       description:
         'Turns Markdown into styled card images (Xiaohongshu/RedNote-style knowledge cards) and returns their URLs ' +
         `and, by default, the first image itself. Takes the fields of POST /api/generate, all optional; give \`markdown\` or \`path\`. Images are ${backendDescription}. ` +
-        `Call ${themesToolName} for the theme IDs and their modes. splitMode "autoSplit" makes as many same-sized cards as the content needs.`,
+        `Call ${themesToolName} for the theme IDs and their modes. splitMode "autoSplit" makes as many same-sized cards as the content needs. ` +
+        'watermark (e.g. "@handle") marks every card with the author\'s handle or a small logo.',
       inputSchema: plainJson(withPlainTypes(input)),
       // Local: overwrites files of the same name in outputDir. Remote: stores new images on the
       // service (new names, nothing overwritten), which is a system outside this machine.

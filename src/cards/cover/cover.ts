@@ -21,7 +21,7 @@ import type { Theme } from '../themes/theme-file.js';
 export function coverLayout(request: CoverRequest, theme: Theme, mode: string | undefined) {
   const fontScale = layoutFontScale({ width: request.width, height: request.height, fontScale: 1 });
   const designs = coverDesigns({ ...request, width: request.width / fontScale, height: request.height / fontScale });
-  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, fontScale, background: request.background };
+  const card = { theme, mode, width: request.width, height: request.height, scale: request.scale, fontScale, background: request.background, watermark: request.watermark };
   return { designs, card };
 }
 

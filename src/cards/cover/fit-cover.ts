@@ -13,7 +13,7 @@ import type { RenderPage } from '../render/render-page.js';
 
 /** The card the cover is drawn in, as the render request gives it, and the cover. */
 export interface FitCoverRequest
-  extends Pick<CardRenderRequest, 'theme' | 'mode' | 'width' | 'height' | 'scale' | 'background' | 'fontScale' | 'fontFamily'>,
+  extends Pick<CardRenderRequest, 'theme' | 'mode' | 'width' | 'height' | 'scale' | 'background' | 'fontScale' | 'fontFamily' | 'watermark'>,
     Pick<CardMarkupOptions, 'kind'> {
   /** The cover's HTML, whose root is `<div class="cover …">` (cover-designs.ts, creator-cards.ts). */
   html: string;

@@ -1,6 +1,8 @@
 // The HTML of one card, following the card DOM contract (docs/themes.md#card-dom-contract), so themes written for
 // the reference service port over unchanged.
+import type { Watermark } from '../request/watermark.js';
 import type { Theme } from '../themes/theme-file.js';
+import { watermarkHtml } from './watermark-markup.js';
 
 export interface CardMarkupOptions {
   theme: Theme;
@@ -21,6 +23,8 @@ export interface CardMarkupOptions {
   fontScale?: number;
   /** A bundled face for the body text instead of the theme's (themes/_request-options.css). */
   fontFamily?: string;
+  /** The creator's mark, drawn over the content area (watermark-markup.ts). */
+  watermark?: Watermark;
   /** Escaped markup drawn in the footer before the page label: the signature (creator-cards.ts). */
   footerHtml?: string;
   /** What kind of card beyond the content: `cover-card` or `end-card` (docs/themes.md#cover-signature-and-tags). */
@@ -55,7 +59,7 @@ export function cardMarkup(options: CardMarkupOptions): string {
   return (
     `<div class="${classes.join(' ')}" style="--card-width:${width}px;--card-height:${height}px${scaleProperty}${background}">` +
     '<section class="card-header"></section>' +
-    `<section class="card-content"><div class="card-content-inner">${options.contentHtml}</div></section>` +
+    `<section class="card-content"><div class="card-content-inner">${options.contentHtml}</div>${watermarkHtml(options.watermark)}</section>` +
     `<section class="card-footer"><section class="card-footer-inner">${options.footerHtml ?? ''}<span class="page">${options.pageLabel ?? ''}</span></section></section>` +
     '</div>'
   );

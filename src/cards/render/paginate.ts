@@ -17,7 +17,7 @@ export const maxCardsPerRequest = 50;
 /** What pagination reads of a render request: the card's look and size, and the document. */
 export type PaginationRequest = Pick<
   CardRenderRequest,
-  'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml' | 'fontFamily' | 'creator'
+  'theme' | 'mode' | 'width' | 'height' | 'scale' | 'fontScale' | 'overHiddenMode' | 'background' | 'contentHtml' | 'fontFamily' | 'creator' | 'watermark'
 > & { splitMode: 'autoSplit' | 'hrSplit' };
 
 /**
@@ -43,6 +43,7 @@ export function paginationInput(request: PaginationRequest): PaginationInput {
       fixedHeight,
       background: request.background,
       fontFamily: request.fontFamily,
+      watermark: request.watermark,
       footerHtml: signatureHtml(request.creator),
       contentHtml: '',
     });

@@ -6,6 +6,7 @@ import { imageSize } from 'image-size';
 import { CardError } from '../errors.js';
 import type { Theme } from '../themes/theme-file.js';
 import type { CreatorOptions } from '../request/schema.js';
+import type { Watermark } from '../request/watermark.js';
 import { cardGeometry, cardMarkup } from './card-markup.js';
 import { coverContentHtml, endContentHtml, signatureHtml } from './creator-cards.js';
 import { fitCover, smallestCreatorCoverFit } from '../cover/fit-cover.js';
@@ -38,6 +39,8 @@ export interface CardRenderRequest {
   background?: string;
   /** A bundled face for the body text instead of the theme's. */
   fontFamily?: string;
+  /** The creator's mark, drawn on every card (request/watermark.ts). */
+  watermark?: Watermark;
   /** The front matter's cover, signature and closing card; the avatar, if any, is a data: URI by now. */
   creator?: CreatorOptions;
   /** Sanitized HTML of the whole document. */
@@ -125,8 +128,8 @@ export async function fitCreatorCover(page: RenderPage, request: CardRenderReque
   const fontScale = request.fontScale ?? 1;
   const html = coverContentHtml(request.creator, request.width / fontScale, request.height / fontScale);
   if (html === undefined) return undefined;
-  const { theme, mode, width, height, scale, fontFamily, background } = request;
-  return fitCover(page, { theme, mode, width, height, scale, fontScale, fontFamily, background, kind: 'cover-card', html, smallest: smallestCreatorCoverFit });
+  const { theme, mode, width, height, scale, fontFamily, background, watermark } = request;
+  return fitCover(page, { theme, mode, width, height, scale, fontScale, fontFamily, background, watermark, kind: 'cover-card', html, smallest: smallestCreatorCoverFit });
 }
 
 /**
@@ -165,6 +168,7 @@ export function creatorCardsMarkup(request: CardRenderRequest, coverHtml: string
           fontFamily: request.fontFamily,
           fixedHeight: true,
           background: request.background,
+          watermark: request.watermark,
           contentHtml,
           kind,
         });
@@ -194,6 +198,7 @@ export function singleCardMarkup(request: CardRenderRequest): string {
     wechat: request.weChatMode,
     background: request.background,
     fontFamily: request.fontFamily,
+    watermark: request.watermark,
     footerHtml: signatureHtml(request.creator),
     contentHtml: request.contentHtml,
   });

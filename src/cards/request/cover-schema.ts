@@ -3,6 +3,7 @@
 // (schema.ts), with the same bounds, descriptions and defaults, so a cover matches the cards.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { GenerateBody, type requestDefaults } from './schema.js';
+import type { Watermark } from './watermark.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
 
@@ -13,7 +14,7 @@ export const coverLimits = {
   count: { min: 1, max: 3, default: 1 },
 } as const;
 
-const { theme, themeMode, width, height, format, scale, background } = GenerateBody.properties;
+const { theme, themeMode, width, height, format, scale, background, watermark } = GenerateBody.properties;
 
 export const CoverBody = Type.Object(
   {
@@ -49,6 +50,7 @@ export const CoverBody = Type.Object(
     format,
     scale,
     background,
+    watermark,
   },
   { additionalProperties: true },
 );
@@ -67,4 +69,5 @@ export interface CoverRequest {
   format: (typeof requestDefaults)['format'];
   scale: number;
   background?: string;
+  watermark?: Watermark;
 }

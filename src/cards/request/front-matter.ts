@@ -7,6 +7,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isScalar, type Pair } from 'yaml';
 import { invalidRequest } from '../errors.js';
+import { dataImageUri } from './data-image.js';
 import { GenerateBody, type CreatorOptions, type GenerateBodyInput } from './schema.js';
 import { requestValidationOptions } from './validation-options.js';
 import { validationMessage } from './validation-message.js';
@@ -164,15 +165,13 @@ function tagList(value: unknown, at: string): string[] {
   return tags;
 }
 
-const dataImage = /^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
-
 function avatar(value: unknown, at: string): string {
   if (typeof value !== 'string') throw invalidRequest(`${at}: must be a data: URI or an http(s) address of an image; got ${describe(value)}.`);
   const trimmed = value.trim();
   if (trimmed.length > frontMatterLimits.maxAvatarLength) {
     throw invalidRequest(`${at}: is ${trimmed.length} characters; at most ${frontMatterLimits.maxAvatarLength} are accepted.`);
   }
-  if (dataImage.test(trimmed)) return trimmed;
+  if (dataImageUri.test(trimmed)) return trimmed;
   if (/^https?:\/\//i.test(trimmed) && URL.canParse(trimmed)) return trimmed;
   throw invalidRequest(`${at}: must be a data:image/(png|jpeg|gif|webp);base64 URI or an http(s) address of an image; got ${describe(trimmed)}.`);
 }

@@ -8,7 +8,7 @@ import { normalizeRequest } from './normalize.js';
 const keywordSeparators = /[,，、|｜\n]+/;
 
 export function normalizeCoverRequest(body: CoverBodyInput): CoverRequest {
-  const { theme, themeMode, width, height, format, scale, background } = normalizeRequest({
+  const { theme, themeMode, width, height, format, scale, background, watermark } = normalizeRequest({
     theme: body.theme,
     themeMode: body.themeMode,
     width: body.width,
@@ -16,6 +16,7 @@ export function normalizeCoverRequest(body: CoverBodyInput): CoverRequest {
     format: body.format,
     scale: body.scale,
     background: body.background,
+    watermark: body.watermark,
   });
   const given = typeof body.keywords === 'string' ? body.keywords.split(keywordSeparators) : (body.keywords ?? []);
   const keywords = [...new Set(given.map((keyword) => keyword.trim()).filter((keyword) => keyword !== ''))].slice(0, coverLimits.keywordsMax);
@@ -40,5 +41,6 @@ export function normalizeCoverRequest(body: CoverBodyInput): CoverRequest {
     format,
     scale,
     background,
+    watermark,
   };
 }

@@ -3,6 +3,7 @@
 // render cache key or a stage by accident).
 import { checkBackground } from './background.js';
 import { readFrontMatter } from './front-matter.js';
+import { normalizeWatermark } from './watermark.js';
 import { GenerateBody, limits, requestDefaults, type CardRequest, type GenerateBodyInput } from './schema.js';
 
 const fields = Object.keys(GenerateBody.properties) as Array<keyof GenerateBodyInput>;
@@ -28,6 +29,11 @@ export function normalizeRequest(given: GenerateBodyInput): CardRequest {
   if (request.weChatMode === true && (body.width === null || body.width === undefined)) request.width = limits.weChatWidth;
   // A shape JSON Schema cannot express: a colour or gradient that loads nothing (a 400 otherwise).
   if (typeof request.background === 'string') request.background = checkBackground(request.background);
+  // A text is shorthand for {text}; defaults filled in; {} is no watermark.
+  if (request.watermark !== undefined) {
+    request.watermark = normalizeWatermark(request.watermark as NonNullable<GenerateBodyInput['watermark']>);
+    if (request.watermark === undefined) delete request.watermark;
+  }
   if (frontMatter && (Object.keys(frontMatter.creator).length > 0 || frontMatter.ignoredKeys.length > 0)) {
     request.creator = { ...frontMatter.creator, ...(frontMatter.ignoredKeys.length > 0 ? { ignoredKeys: frontMatter.ignoredKeys } : {}) };
   }

@@ -11,6 +11,7 @@
 // place that uses it; normalization, the render cache key and the documentation follow.
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { backgroundMaxLength } from './background.js';
+import { WatermarkField, type Watermark } from './watermark.js';
 
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()], { description: schema.description });
 
@@ -78,6 +79,7 @@ export const GenerateBody = Type.Object(
         }),
       ),
     ),
+    watermark: Type.Optional(WatermarkField),
   },
   { additionalProperties: true },
 );
@@ -94,6 +96,8 @@ export type CardRequest = {
   background?: string;
   /** Absent: the theme's own body face. */
   fontFamily?: (typeof fontFamilies)[number];
+  /** Absent: no mark on the cards (request/watermark.ts). */
+  watermark?: Watermark;
   /** What the document's front matter asks beyond request fields: a cover, a signature, a closing card (request/front-matter.ts). */
   creator?: CreatorOptions;
   /**
@@ -124,7 +128,7 @@ export interface CreatorOptions {
 }
 
 /** Fields with no default: absent means something (the registry's choice, the theme's own look). */
-type OptionalField = 'theme' | 'themeMode' | 'background' | 'fontFamily';
+type OptionalField = 'theme' | 'themeMode' | 'background' | 'fontFamily' | 'watermark';
 
 /** What an absent field means. `theme` and `themeMode` have none: the registry chooses them. */
 export const requestDefaults: Omit<CardRequest, OptionalField> = {

@@ -3,7 +3,7 @@
 import type { ErrorObject } from 'ajv';
 
 interface SchemaWithDescription {
-  properties?: Record<string, { description?: string }>;
+  properties?: Record<string, { description?: string; anyOf?: unknown[] }>;
 }
 
 export function validationMessage(
@@ -14,17 +14,31 @@ export function validationMessage(
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return `The body must be a JSON object; got ${describe(body)}.`;
   }
-  // For a union (value or null), ajv reports each branch; the first error of the field suffices.
-  const error = errors.find((e) => e.instancePath) ?? errors[0];
+  // For a union (value or null), ajv reports each branch; the first error of the field suffices,
+  // unless one lies deeper: an object branch's own field (watermark.opacity) is what is wrong.
+  const depth = (e: { instancePath: string }) => e.instancePath.split('/').length;
+  const fieldErrors = errors.filter((e) => e.instancePath);
+  const deepest = Math.max(...fieldErrors.map(depth));
+  const error = fieldErrors.find((e) => depth(e) === deepest) ?? errors[0];
   if (!error) return 'The body is not valid.';
   if (error.keyword === 'required') {
     // A required field (the cover's text) is absent: name it and what it takes.
     const missing = String((error.params as { missingProperty?: string } | undefined)?.missingProperty ?? '');
     return `${missing} is required; accepted: ${schema.properties?.[missing]?.description ?? 'a value'}.`;
   }
-  const field = error.instancePath.replace(/^\//, '').split('/')[0] ?? '';
+  const [field = '', part] = error.instancePath.replace(/^\//, '').split('/');
   const value = (body as Record<string, unknown>)[field];
   const accepted = schema.properties?.[field]?.description;
+  // A field of an object-valued field, named as field.part with its own bounds.
+  const branches = (schema.properties?.[field]?.anyOf ?? []) as SchemaWithDescription[];
+  const partSchema = part === undefined ? undefined : branches.find((branch) => branch.properties?.[part])?.properties?.[part];
+  if (part !== undefined && partSchema && value !== null && typeof value === 'object') {
+    return `${field}.${part} is not accepted: got ${describe((value as Record<string, unknown>)[part])}; accepted: ${partSchema.description ?? error.message}.`;
+  }
+  if (error.keyword === 'additionalProperties') {
+    const extra = String((error.params as { additionalProperty?: string } | undefined)?.additionalProperty ?? '');
+    return `${field} has no field ${JSON.stringify(extra)}; accepted: ${accepted ?? error.message}.`;
+  }
   return `${field} is not accepted: got ${describe(value)}; accepted: ${accepted ?? error.message}.`;
 }
 
