@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lastBuild = path.join(root, 'dist', 'cards', 'render', 'pagination.bundle.js');
-const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/write-font-faces.mjs', 'scripts/bundle-pagination.mjs'];
+const inputs = ['src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/write-font-faces.mjs', 'scripts/bundle-pagination.mjs', 'scripts/write-regex-translations.mjs', 'scripts/write-code-digest.mjs'];
 
 /** The newest modification time under `entry` (a file or a folder, walked), 0 when it is absent. */
 function newestMtime(entry) {

@@ -58,6 +58,7 @@ export const unitFiles = [
   'test/build-if-stale.test.ts',
   'test/cjk-phrases.test.ts',
   'test/client-turns.test.ts',
+  'test/code-fingerprint.test.ts',
   'test/deployment.test.ts',
   'test/docs.test.ts',
   'test/font-faces-build.test.ts',

@@ -14,6 +14,7 @@ import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-ima
 import type { PipelineParts, Rendered, Stored } from './pipeline.js';
 import type { Preview, PreviewMeter } from './preview.js';
 import type { CoverRequest } from './request/cover-schema.js';
+import { codeFingerprint } from './code-fingerprint.js';
 import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex } from './render-cache.js';
 import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
@@ -174,7 +175,7 @@ export function createCards(options: CardsOptions): Cards {
   const loadStages = () => (stages ??= import('./stages.js'));
   let thumbnails: ThemeThumbnails | undefined;
   const cache =
-    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shell.html), shared: options.sharedCache });
+    settings.renderCache && new RenderCache({ ...settings.renderCache, rendererVersion: rendererVersion(packageVersion, shell.html, codeFingerprint()), shared: options.sharedCache });
 
   const store = options.storage?.then((storage) => ({ storage, log, pendingDeletions: new PendingDeletions(storage, log) }));
   // A store that fails to connect fails generate(), not the process: the error surfaces per request.

@@ -2,7 +2,8 @@
 //
 // The key is a digest of everything that decides the pixels: the normalized request (after
 // defaults, with the theme resolved to its ID and mode), the renderer version (package version
-// plus a digest of the shell document, so a theme or font change never serves stale images) and
+// plus a digest of the shell document and of the code that draws cards, so a theme, font or code
+// change never serves stale images) and
 // the caller's scope, its API key (so one tenant never learns what another rendered). Entries expire after
 // a TTL because stored objects may be removed by the operator's bucket lifecycle.
 //
@@ -90,7 +91,10 @@ export class RenderCache {
   }
 }
 
-/** A version string for the renderer's output, from the package version and the shell document. */
-export function rendererVersion(packageVersion: string, shellHtml: string): string {
-  return `${packageVersion}+${createHash('sha256').update(shellHtml).digest('hex').slice(0, 16)}`;
+/**
+ * A version string for the renderer's output, from the package version, the shell document and
+ * the digest of the code that draws cards (code-fingerprint.ts).
+ */
+export function rendererVersion(packageVersion: string, shellHtml: string, codeDigest: string): string {
+  return `${packageVersion}+${createHash('sha256').update(shellHtml).update('\0').update(codeDigest).digest('hex').slice(0, 16)}`;
 }
