@@ -1,6 +1,7 @@
 // The grammar patterns the build translates once (src/cards/markdown/regex-translations.ts) are
 // the very RegExps Shiki's engine makes at run time, so highlighting with them changes no colour.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,18 +9,20 @@ import { before, describe, it } from 'node:test';
 import { createHighlighter, type BundledLanguage } from 'shiki';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { EmulatedRegExp } from 'oniguruma-to-es';
-import { loadRegexTranslations, regexTranslationsContents, translatePattern } from '../src/cards/markdown/regex-translations.js';
+import { loadRegexTranslations, patternTranslator, regexTranslationsContents } from '../src/cards/markdown/regex-translations.js';
 import { projectRoot } from '../src/paths.js';
 
 describe('grammar patterns translated at build time', () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'regex-translations-')), 'regex-translations.json');
   let patterns: string[];
-  let translated: ReturnType<typeof loadRegexTranslations>;
+  let translated: Awaited<ReturnType<typeof loadRegexTranslations>>;
+  let translatePattern: (pattern: string) => RegExp;
   before(async () => {
+    translatePattern = await patternTranslator();
     const contents = await regexTranslationsContents();
     fs.writeFileSync(file, contents);
     patterns = Object.keys(JSON.parse(contents.slice(contents.indexOf('\n') + 1)) as object);
-    translated = loadRegexTranslations(file);
+    translated = await loadRegexTranslations(file);
   });
 
   it('holds the common languages, each pattern rebuilt exactly as the engine translates it', () => {
@@ -34,12 +37,12 @@ describe('grammar patterns translated at build time', () => {
     }
   });
 
-  it('is ignored when written for other versions, and absent patterns are left to the engine', () => {
+  it('is ignored when written for other versions, and absent patterns are left to the engine', async () => {
     const other = path.join(path.dirname(file), 'other.json');
     const contents = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(other, `{"versions":["shiki@0.0.0"]}${contents.slice(contents.indexOf('\n'))}`);
-    assert.equal(loadRegexTranslations(other)(patterns[0]!), undefined);
-    assert.equal(loadRegexTranslations(path.join(path.dirname(file), 'missing.json'))(patterns[0]!), undefined);
+    assert.equal((await loadRegexTranslations(other))(patterns[0]!), undefined);
+    assert.equal((await loadRegexTranslations(path.join(path.dirname(file), 'missing.json')))(patterns[0]!), undefined);
     assert.equal(translated('(?<=never)a pattern of no grammar'), undefined);
   });
 
@@ -70,5 +73,24 @@ describe('grammar patterns translated at build time', () => {
         assert.deepEqual(colours(withTranslations), colours(atRunTime), `${relative} in ${theme}`);
       }
     }
+  });
+
+  it('are loaded by a Markdown worker run from the sources, as the scripts and benches run it', () => {
+    // Under tsx a worker thread loads .ts modules through require hooks, and a dynamic import of a
+    // module of its own failed there: every code block of `npm run corpus` or `bench:profile` failed.
+    const script = path.join(path.dirname(file), 'worker-from-sources.mts');
+    const fence = '```';
+    fs.writeFileSync(
+      script,
+      [
+        `import { MarkdownPool } from ${JSON.stringify(path.join(projectRoot, 'src/cards/markdown/markdown-pool.ts'))};`,
+        'const pool = new MarkdownPool({ threads: 1, cpuLimitMs: 30_000, queueMax: 1, previewQueueMax: 1 });',
+        `const { html } = await pool.render(${JSON.stringify(`${fence}ts\nconst answer = 42;\n${fence}`)});`,
+        'await pool.close();',
+        "console.log(html.includes('--shiki-light:') ? 'highlighted' : html);",
+      ].join('\n'),
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.stdout.trim(), 'highlighted', run.stderr);
   });
 });

@@ -19,6 +19,7 @@ import { addCodeBreakPoints, alignedLineWidth, markLineIndents } from './code-wr
 import type { VFile } from 'vfile';
 import { checkHighlightList, highlightList } from './document-limits.js';
 import { reportProgress } from './progress.js';
+import { loadRegexTranslations, patternTranslator } from './regex-translations.js';
 
 /**
  * Token colours for light and dark code panels: every token carries both as CSS variables
@@ -47,11 +48,11 @@ const getShiki = (): Promise<LoadedShiki> => (loaded ??= loadShiki());
  * file when it holds one (regex-translations.ts), else translated now, as the engine would.
  */
 export async function createCodeRegexEngine() {
-  const [{ createJavaScriptRegexEngine }, { loadRegexTranslations, translatePattern }] = await Promise.all([
+  const [{ createJavaScriptRegexEngine }, translated, translatePattern] = await Promise.all([
     import('shiki/engine/javascript'),
-    import('./regex-translations.js'),
+    loadRegexTranslations(),
+    patternTranslator(),
   ]);
-  const translated = loadRegexTranslations();
   return createJavaScriptRegexEngine({ regexConstructor: (pattern) => translated(pattern) ?? translatePattern(pattern) });
 }
 

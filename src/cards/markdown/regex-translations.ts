@@ -10,11 +10,15 @@
 // languages, and the end patterns Shiki fills with a captured text, such as a heredoc's name).
 // Unlike Shiki's own precompiled grammars, this changes no colour: each RegExp is the one the
 // engine would have made (test/regex-translations.test.ts compares them).
+//
+// The regex packages are loaded on first use, so a Markdown worker whose documents hold no code
+// never loads them (this module itself is imported with the code-block step).
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultJavaScriptRegexConstructor } from 'shiki/engine/javascript';
-import { EmulatedRegExp } from 'oniguruma-to-es';
 import { nodeModulesDir, projectRoot } from '../../paths.js';
+
+let packages: Promise<[typeof import('shiki/engine/javascript'), typeof import('oniguruma-to-es')]> | undefined;
+const regexPackages = () => (packages ??= Promise.all([import('shiki/engine/javascript'), import('oniguruma-to-es')]));
 
 /**
  * The RegExp flavour the grammars are translated for: ES2024 on every Node version. Shiki's own
@@ -24,9 +28,10 @@ import { nodeModulesDir, projectRoot } from '../../paths.js';
  */
 const regexTarget = 'ES2024';
 
-/** The engine's translation of one Oniguruma pattern (throws for one it cannot run). */
-export function translatePattern(pattern: string): RegExp {
-  return defaultJavaScriptRegexConstructor(pattern, { target: regexTarget });
+/** The engine's translation of an Oniguruma pattern (it throws for one it cannot run). */
+export async function patternTranslator(): Promise<(pattern: string) => RegExp> {
+  const [{ defaultJavaScriptRegexConstructor }] = await regexPackages();
+  return (pattern) => defaultJavaScriptRegexConstructor(pattern, { target: regexTarget });
 }
 
 /**
@@ -41,8 +46,6 @@ const translatedLanguages = [
 /** A translation as stored: the RegExp's source and flags, and an EmulatedRegExp's options. */
 type StoredTranslation = [source: string, flags: string] | [source: string, flags: string, options: object];
 
-const stored = (regex: RegExp): StoredTranslation => (regex instanceof EmulatedRegExp ? [regex.source, regex.flags, regex.rawOptions] : [regex.source, regex.flags]);
-const revived = ([source, flags, options]: StoredTranslation): RegExp => (options ? new EmulatedRegExp(source, flags, options) : new RegExp(source, flags));
 
 /** The versions and choices a stored translation depends on: a file with another header is ignored. */
 function header(): string {
@@ -58,6 +61,9 @@ export const regexTranslationsFile = path.join(projectRoot, 'dist', 'cards', 'ma
 
 /** Every pattern of the translated languages' grammars with its translation; a header line first. */
 export async function regexTranslationsContents(): Promise<string> {
+  const [, { EmulatedRegExp }] = await regexPackages();
+  const translatePattern = await patternTranslator();
+  const stored = (regex: RegExp): StoredTranslation => (regex instanceof EmulatedRegExp ? [regex.source, regex.flags, regex.rawOptions] : [regex.source, regex.flags]);
   const translations: Record<string, StoredTranslation> = {};
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
@@ -83,7 +89,9 @@ export async function regexTranslationsContents(): Promise<string> {
  * The build's translations, looked up by pattern; none when the file is missing (sources not
  * built yet) or was written for other versions, so every pattern is then translated at run time.
  */
-export function loadRegexTranslations(file = regexTranslationsFile): (pattern: string) => RegExp | undefined {
+export async function loadRegexTranslations(file = regexTranslationsFile): Promise<(pattern: string) => RegExp | undefined> {
+  const [, { EmulatedRegExp }] = await regexPackages();
+  const revived = ([source, flags, options]: StoredTranslation): RegExp => (options ? new EmulatedRegExp(source, flags, options) : new RegExp(source, flags));
   let translations: Record<string, StoredTranslation> = {};
   try {
     const text = fs.readFileSync(file, 'utf8');
