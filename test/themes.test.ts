@@ -148,9 +148,12 @@ describe('themes', () => {
     /** Chromium reports full face names ("Noto Sans SC Thin" for a variable face): match by prefix. */
     const isBundled = (family: string) => bundled.some((name) => family === name || family.startsWith(`${name} `));
 
-    async function fontsOf(theme: Theme, mode: string | undefined, contentHtml: string): Promise<TextFonts[]> {
-      return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
-        await page.layout(cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml }));
+    /** Chromium's report of the faces of every text run, for each card of `cards` laid out in one page (run.card is its index). */
+    async function fontsOf(cards: Array<{ theme: Theme; mode: string | undefined }>, contentHtml: string): Promise<TextFonts[]> {
+      return service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        // One card per theme in one page: a run's faces depend on its characters and its block's
+        // stack, not on the cards beside it, and one layout is many times cheaper than one each.
+        await page.layout(cards.map(({ theme, mode }) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml })).join(''));
         return textFonts(page);
       });
     }
@@ -169,15 +172,15 @@ describe('themes', () => {
 
     it('draws every text run of the sample, decorations included, with bundled fonts in every theme', async () => {
       const { html } = await renderMarkdown(sample);
+      const cards = service.app.cards.themes.themes.flatMap((theme) => (theme.modes.length > 0 ? theme.modes : [undefined]).map((mode) => ({ theme, mode })));
+      const runs = await fontsOf(cards, html);
       const problems: string[] = [];
-      for (const theme of service.app.cards.themes.themes) {
-        for (const mode of theme.modes.length > 0 ? theme.modes : [undefined]) {
-          const runs = await fontsOf(theme, mode, html);
-          assert.ok(runs.length > 20, `${theme.id}: ${runs.length} text runs measured`);
-          for (const run of runs) {
-            const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
-            if (foreign.length > 0) problems.push(`${theme.id}/${mode ?? '-'} ${JSON.stringify(run.text.slice(0, 30))}: ${foreign.map((f) => f.familyName).join(', ')}`);
-          }
+      for (const [index, { theme, mode }] of cards.entries()) {
+        const own = runs.filter((run) => run.card === index);
+        assert.ok(own.length > 20, `${theme.id}: ${own.length} text runs measured`);
+        for (const run of own) {
+          const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
+          if (foreign.length > 0) problems.push(`${theme.id}/${mode ?? '-'} ${JSON.stringify(run.text.slice(0, 30))}: ${foreign.map((f) => f.familyName).join(', ')}`);
         }
       }
       assert.deepEqual(problems, []);
@@ -186,9 +189,10 @@ describe('themes', () => {
     it('draws Chinese and kana with a CJK face, emoji with the colour emoji face, in every theme', async () => {
       const probes = { cjk: '汉字书法', kana: 'ひらがなカタカナ', emoji: '😀🎉👋🌿' };
       const html = Object.entries(probes).map(([name, text]) => `<p title="${name}">${text}</p>`).join('');
-      for (const theme of service.app.cards.themes.themes) {
-        const runs = await fontsOf(theme, theme.defaultMode, html);
-        const fontsFor = (text: string) => runs.find((run) => run.text === text)?.fonts.map((font) => font.familyName) ?? [];
+      const themes = service.app.cards.themes.themes;
+      const runs = await fontsOf(themes.map((theme) => ({ theme, mode: theme.defaultMode })), html);
+      for (const [index, theme] of themes.entries()) {
+        const fontsFor = (text: string) => runs.find((run) => run.card === index && run.text === text)?.fonts.map((font) => font.familyName) ?? [];
         const emojiFonts = fontsFor(probes.emoji);
         assert.deepEqual(emojiFonts, ['Noto Color Emoji'], `${theme.id}: emoji drawn by ${emojiFonts}`);
         for (const text of [probes.cjk, probes.kana]) {

@@ -6,6 +6,8 @@ import type { RenderPage } from '../../src/cards/render/render-page.js';
 /** Which fonts drew one run of text (a text node, or the generated content of a ::before/::after). */
 export interface TextFonts {
   text: string;
+  /** Index of the card among the cards on the page. */
+  card: number;
   fonts: Array<{ familyName: string; isCustomFont: boolean; glyphCount: number }>;
 }
 
@@ -33,20 +35,23 @@ export async function textFonts(page: RenderPage): Promise<TextFonts[]> {
     await session.send('DOM.enable');
     await session.send('CSS.enable');
     const { root } = await session.send('DOM.getDocument', { depth: -1 });
-    const runs: Array<{ nodeId: number; text: string }> = [];
-    const visit = (node: typeof root, insideCards: boolean): void => {
+    const runs: Array<{ nodeId: number; text: string; card: number }> = [];
+    let card = -1;
+    const visit = (node: typeof root, insideCards: boolean, isCard: boolean): void => {
+      if (isCard && node.nodeType === 1) card++;
       const inside = insideCards || node.attributes?.join(' ').includes('id cards') === true;
-      if (inside && node.nodeType === 3 && node.nodeValue?.trim()) runs.push({ nodeId: node.nodeId, text: node.nodeValue });
-      for (const pseudo of node.pseudoElements ?? []) if (inside) runs.push({ nodeId: pseudo.nodeId, text: `::${pseudo.pseudoType} of <${node.localName}>` });
-      for (const child of node.children ?? []) visit(child, inside);
+      if (inside && node.nodeType === 3 && node.nodeValue?.trim()) runs.push({ nodeId: node.nodeId, text: node.nodeValue, card });
+      for (const pseudo of node.pseudoElements ?? []) if (inside) runs.push({ nodeId: pseudo.nodeId, text: `::${pseudo.pseudoType} of <${node.localName}>`, card });
+      // The children of #cards are the cards.
+      for (const child of node.children ?? []) visit(child, inside, inside && !insideCards);
     };
-    visit(root, false);
+    visit(root, false, false);
     // Asked all at once: DevTools answers them in order, without a round trip each (a title cut
     // into phrases is thousands of text nodes).
     const answers = await Promise.all(runs.map((run) => session.send('CSS.getPlatformFontsForNode', { nodeId: run.nodeId })));
     return runs.flatMap((run, index) => {
       const { fonts } = answers[index]!;
-      return fonts.length > 0 ? [{ text: run.text, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) }] : [];
+      return fonts.length > 0 ? [{ text: run.text, card: run.card, fonts: fonts.map(({ familyName, isCustomFont, glyphCount }) => ({ familyName, isCustomFont, glyphCount })) }] : [];
     });
   } finally {
     await session.detach().catch(() => {});
@@ -105,7 +110,7 @@ export function joinRuns(runs: TextFonts[], texts: string[]): TextFonts[] {
     for (let end = start; end < runs.length && texts.some((candidate) => candidate.startsWith(text + runs[end]!.text)); end++) {
       text += runs[end]!.text;
       if (texts.includes(text)) {
-        joined.push({ text, fonts: runs.slice(start, end + 1).flatMap((run) => run.fonts) });
+        joined.push({ text, card: runs[start]!.card, fonts: runs.slice(start, end + 1).flatMap((run) => run.fonts) });
         start = end;
         break;
       }
