@@ -136,11 +136,12 @@ export class DiagramPage {
    * Draws one diagram in the card's theme and width. Parser errors are answers, not exceptions. A
    * diagram whose text would be smaller on the card than diagramLimits.minTextPx is drawn again
    * taller, then with larger text where that keeps its width (legibility.ts), and the drawing with
-   * the largest smallest text is kept. Another layout is tried only while the time the first
-   * drawing took remains before `deadline` (performance.now() ms; the diagram's time limit): on a
-   * busy machine a diagram is rather drawn small than not at all.
+   * the largest smallest text is kept. Another layout is tried only in the first half of the time
+   * up to `deadline` (performance.now() ms; the diagram's time limit): on a busy machine a diagram
+   * is rather drawn small than not at all.
    */
   async draw(source: string, style: DiagramStyle, deadline = Infinity): Promise<DrawnDiagram> {
+    const halfTime = (performance.now() + deadline) / 2;
     const card = await this.readCard(style);
     const config = { ...mermaidConfig, fontFamily: card.palette.fontFamily, themeVariables: mermaidThemeVariables(card.palette) };
     const fonts = this.fonts.rulesFor(source);
@@ -150,15 +151,13 @@ export class DiagramPage {
       return drawn.ok ? { ...drawn, smallestTextPx: smallestOnCard(drawn, card.contentHeight) } : drawn;
     };
     const asWritten: DiagramLayout = { source, config };
-    const started = performance.now();
     const first = await drawAs(asWritten);
-    const drawingMs = performance.now() - started;
     if (!first.ok) return { ok: false, message: inOurWords(first.message) };
     let best: { layout: DiagramLayout; drawn: typeof first } = { layout: asWritten, drawn: first };
     let last = best.layout;
     const legible = () => (best.drawn.smallestTextPx ?? Infinity) >= diagramLimits.minTextPx;
     const tryLayout = async (layoutOf: () => DiagramLayout | undefined) => {
-      const layout = legible() || performance.now() + 2 * drawingMs > deadline ? undefined : layoutOf();
+      const layout = legible() || performance.now() > halfTime ? undefined : layoutOf();
       if (!layout) return;
       const drawn = await drawAs(layout);
       last = layout;
