@@ -1,13 +1,17 @@
 // Mermaid diagrams end to end: real HTTP, real Chromium, real Mermaid. Each diagram type becomes an
-// image in the card theme's colours; a hostile diagram runs nothing and fetches nothing; a broken
-// one shows its source and the parser's message in a 200 answer; too many or too large diagrams
-// are a 400; a tall one is scaled to fit a split card; a slow one is stopped at its time limit.
+// image in the card theme's colours (cyberpunk's in its neon) with text no smaller than the floor,
+// or a warning; a hostile diagram runs nothing and fetches nothing; a broken one shows its source
+// and the parser's message in a 200 answer; too many or too large diagrams are a 400; a tall one
+// is scaled to fit a split card; a slow one is stopped at its time limit.
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage } from '../src/cards/diagrams/diagram-page.js';
+import { builtinThemesDir } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import { launchBrowser } from './helpers/browser.js';
@@ -47,6 +51,71 @@ function diagramImages(cardHtml: string): DiagramImage[] {
 }
 
 const luminance = (r: number, g: number, b: number) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+
+/** The mean saturation (HSV) of a diagram's drawn pixels that are not dark. */
+function meanSaturation(png: DecodedPng): number {
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    const max = Math.max(png.data[i]!, png.data[i + 1]!, png.data[i + 2]!);
+    if (png.data[i + 3]! < 250 || max < 90) continue;
+    sum += (max - Math.min(png.data[i]!, png.data[i + 1]!, png.data[i + 2]!)) / max;
+    count++;
+  }
+  return sum / Math.max(1, count);
+}
+
+type Rgb = [number, number, number];
+const distance = (a: Rgb, b: Rgb) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+
+/**
+ * The colours that cover most of a diagram's coloured pixels (opaque, neither grey nor dark: not
+ * its text, lines or dark fills), most common first, until they cover `share` of them; and the
+ * share of all drawn pixels that are coloured.
+ */
+function dominantColours(png: DecodedPng, share = 0.6): { colours: Rgb[]; coloured: number } {
+  const buckets = new Map<number, { count: number; sum: Rgb }>();
+  let drawn = 0;
+  let coloured = 0;
+  for (let i = 0; i < png.data.length; i += 4) {
+    if (png.data[i + 3]! < 250) continue;
+    drawn++;
+    const rgb: Rgb = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+    const max = Math.max(...rgb);
+    if (max < 90 || (max - Math.min(...rgb)) / max < 0.35) continue;
+    coloured++;
+    const key = ((rgb[0] >> 5) << 6) | ((rgb[1] >> 5) << 3) | (rgb[2] >> 5);
+    const bucket = buckets.get(key) ?? { count: 0, sum: [0, 0, 0] };
+    bucket.count++;
+    for (const c of [0, 1, 2]) bucket.sum[c]! += rgb[c]!;
+    buckets.set(key, bucket);
+  }
+  const colours: Rgb[] = [];
+  let covered = 0;
+  for (const { count, sum } of [...buckets.values()].sort((a, b) => b.count - a.count)) {
+    if (covered >= share * coloured) break;
+    colours.push(sum.map((channel) => Math.round(channel / count)) as Rgb);
+    covered += count;
+  }
+  return { colours, coloured: coloured / Math.max(1, drawn) };
+}
+
+/** The smallest text of the diagram drawn in a diagram page, in CSS px as drawn, and the boxes of its time axis labels. */
+function drawnText(): { smallestPx: number; axisLabels: { left: number; right: number }[] } {
+  const drawing = document.querySelector('#diagram svg')!;
+  let smallestPx = Infinity;
+  for (const text of Array.from(drawing.querySelectorAll<SVGTextContentElement>('text, tspan'))) {
+    const hasText = Array.from(text.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim());
+    const matrix = text.getScreenCTM();
+    if (!hasText || !matrix || text.getBoundingClientRect().width === 0) continue;
+    smallestPx = Math.min(smallestPx, parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b));
+  }
+  const axisLabels = Array.from(drawing.querySelectorAll('.grid .tick text'))
+    .filter((label) => label.textContent!.trim())
+    .map((label) => label.getBoundingClientRect())
+    .map(({ left, right }) => ({ left, right }));
+  return { smallestPx, axisLabels };
+}
 
 /** The share of a diagram's drawn (opaque) pixels that are dark, light, and how many are drawn. */
 function tones(png: DecodedPng): { drawn: number; dark: number; light: number } {
@@ -105,11 +174,49 @@ describe('mermaid diagrams', () => {
       const darkTones = tones(dark.png);
       const lightTones = tones(light.png);
       assert.ok(darkTones.drawn > 2000 && lightTones.drawn > 2000, `${kind}: not blank (${darkTones.drawn}, ${lightTones.drawn} drawn pixels)`);
+      if (['pie', 'mindmap', 'timeline'].includes(kind)) {
+        // Slices and sections: the dark theme's accents at full strength, pastels of the light theme's.
+        const [darkSaturation, lightSaturation] = [meanSaturation(dark.png), meanSaturation(light.png)];
+        assert.ok(darkSaturation > lightSaturation + 0.3, `${kind}: vivid in the dark theme (saturation ${darkSaturation.toFixed(2)} vs ${lightSaturation.toFixed(2)})`);
+        continue;
+      }
       // darktech: dark node fills with light text and lines; minimal: light fills with dark text.
       assert.ok(darkTones.dark > lightTones.dark + 0.2, `${kind}: darker in the dark theme (${darkTones.dark.toFixed(2)} vs ${lightTones.dark.toFixed(2)} dark)`);
       assert.ok(lightTones.light > darkTones.light + 0.2, `${kind}: lighter in the light theme (${lightTones.light.toFixed(2)} vs ${darkTones.light.toFixed(2)} light)`);
       assert.ok(darkTones.light > 0.005, `${kind}: light text or lines in the dark theme`);
     }
+  });
+
+  it("draws a cyberpunk diagram in the theme's neon, not in muddy tints of it", async () => {
+    const css = await fs.readFile(path.join(builtinThemesDir, 'cyberpunk.css'), 'utf8');
+    const neon = ['cyan', 'magenta', 'yellow'].map((name) => {
+      const hex = new RegExp(`--cp-${name}:\\s*#([0-9a-f]{6})`, 'i').exec(css)![1]!;
+      return [0, 2, 4].map((at) => parseInt(hex.slice(at, at + 2), 16)) as Rgb;
+    });
+    const markdown = [diagramTypes.pie!, diagramTypes.timeline!, diagramTypes.mindmap!].map(fence).join('\n\n');
+    const { status, json } = await preview({ markdown, theme: 'cyberpunk' });
+    assert.equal(status, 200, JSON.stringify(json));
+    const drawn = diagramImages(json.cards[0].html);
+    assert.equal(drawn.length, 3);
+    for (const image of drawn) {
+      const { colours, coloured } = dominantColours(image.png);
+      assert.ok(coloured > 0.1, `${image.alt}: drawn in colour (${coloured.toFixed(2)} of its pixels)`);
+      for (const colour of colours) {
+        const nearest = Math.min(...neon.map((tube) => distance(colour, tube)));
+        assert.ok(nearest < 70, `${image.alt}: rgb(${colour}) is ${Math.round(nearest)} from the nearest of the theme's neon colours`);
+      }
+    }
+  });
+
+  it("names a diagram whose text stays too small for the card in the answer's warnings", async () => {
+    // A pie chart's legend is as wide as its longest label, and a pie has no taller layout.
+    const longLegend = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40';
+    const { status, json } = await preview({ markdown: fence(longLegend), width: 440, height: 586, splitMode: 'autoSplit' });
+    assert.equal(status, 200, JSON.stringify(json));
+    assert.match(json.cards[0].image, /^data:image\/webp;base64,/, 'drawn all the same');
+    assert.match(json.warnings.join('\n'), /^A pie diagram is drawn with text of \d+\.\d px on the card, below the 10 px that stays legible: /m);
+    const { json: legible } = await preview({ markdown: fence(diagramTypes.pie!), width: 440, height: 586, splitMode: 'autoSplit' });
+    assert.deepEqual(legible.warnings, []);
   });
 
   it('stores a card with the diagram drawn in it', async () => {
@@ -262,6 +369,38 @@ describe('the diagram page', () => {
       assert.deepEqual(dialogs, []);
       assert.deepEqual(images.hits, []);
       assert.equal(await page.evaluate(() => document.querySelectorAll('#diagram :is(script, foreignObject, image, a, iframe)').length), 0);
+    } finally {
+      await diagramPage.close();
+    }
+  });
+
+  it('keeps the text of a gantt chart, a timeline and a wide flowchart legible on a 440×586 card', async () => {
+    const { loadThemes } = await import('../src/cards/themes/registry.js');
+    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
+    const themes = loadThemes(undefined);
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), () => {});
+    try {
+      const page = browser.contexts().at(-1)!.pages()[0]!;
+      const theme = themes.resolve('minimal', undefined).theme;
+      const wide = {
+        gantt:
+          'gantt\n  title 发布计划\n  dateFormat YYYY-MM-DD\n  section 设计\n    需求 :a1, 2024-01-01, 20d\n    原型 :a2, after a1, 25d\n' +
+          '  section 开发\n    前端 :b1, 2024-02-01, 40d\n    后端 :b2, 2024-02-10, 45d\n  section 上线\n    测试 :c1, after b2, 20d',
+        timeline: 'timeline\n  title 产品历程\n  2019 : 构思\n  2020 : 立项 : 组建团队\n  2021 : 发布 1.0\n  2022 : 开源\n  2023 : 社区大会',
+        flowchart: 'flowchart LR\n  A[需求] --> B[设计] --> C[开发] --> D[测试] --> E[发布]',
+      };
+      for (const [kind, source] of Object.entries(wide)) {
+        const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 });
+        assert.ok(drawn.ok, `${kind}: drawn`);
+        const { smallestPx, axisLabels } = await page.evaluate(drawnText);
+        // No taller than a card's content, so the card shows it at the size it was drawn.
+        assert.ok(drawn.height <= 440, `${kind}: ${Math.round(drawn.height)} px tall`);
+        assert.ok(smallestPx >= diagramLimits.minTextPx, `${kind}: smallest text ${smallestPx.toFixed(1)} px on the card`);
+        for (let i = 1; i < axisLabels.length; i++) {
+          assert.ok(axisLabels[i]!.left >= axisLabels[i - 1]!.right, `${kind}: axis labels ${i - 1} and ${i} overprint`);
+        }
+        if (kind === 'gantt') assert.ok(axisLabels.length >= 3, `gantt: ${axisLabels.length} axis labels`);
+      }
     } finally {
       await diagramPage.close();
     }

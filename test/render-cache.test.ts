@@ -26,6 +26,17 @@ describe('render cache', () => {
     assert.ok(isPng(bytes));
   });
 
+  it("tells a hit the content's own warnings, as the render that stored it did", async () => {
+    // A pie chart whose legend is too wide for its text to stay legible on the card.
+    const body = { markdown: '```mermaid\npie\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40\n```', themeMode: 'no-such-mode' };
+    const first = await service.generate(body);
+    const second = await service.generate(body);
+    assert.equal(second.headers.get('x-cache'), 'hit');
+    assert.equal(first.json.warnings.length, 2, JSON.stringify(first.json.warnings));
+    assert.match(first.json.warnings[1], /^A pie diagram is drawn with text of /);
+    assert.deepEqual(second.json.warnings, first.json.warnings);
+  });
+
   it('does not remember a card whose remote image could not be loaded', async () => {
     // Loopback addresses are refused to remote images, so the image is drawn as a placeholder.
     const body = { markdown: '# Placeholder\n\n![a chart](http://127.0.0.1:9/chart.png)' };

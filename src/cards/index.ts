@@ -251,11 +251,17 @@ export function createCards(options: CardsOptions): Cards {
     const { theme, mode, warnings } = resolved;
     const key = cache.keyOf({ ...request, theme: theme.id, themeMode: mode }, cacheScope);
     const cached = await cache.get(key, (answer) => allStored(storeParts.storage, answer));
-    if (cached) return { ...cached, complete: true, warnings, fromCache: true };
+    if (cached) {
+      const { contentWarnings = [], ...answer } = cached;
+      return { ...answer, complete: true, warnings: [...warnings, ...contentWarnings], fromCache: true };
+    }
     const generated = await generateRequest(storeParts, resolved, signal);
     // A card with a placeholder for an image that failed to load is not remembered: the image
     // may load next time.
-    if (generated.complete) await cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId });
+    if (generated.complete) {
+      const contentWarnings = generated.warnings.filter((warning) => !warnings.includes(warning));
+      await cache.set(key, { images: generated.images, savedRequestId: generated.savedRequestId, ...(contentWarnings.length > 0 ? { contentWarnings } : {}) });
+    }
     return { ...generated, fromCache: false };
   }
 }

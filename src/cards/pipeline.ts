@@ -2,6 +2,7 @@
 // as sanitized HTML → cards laid out and captured in a warm Chromium page → (for generate) stored.
 // createCards (index.ts) wires these stages once; every front end calls them through it.
 import type { Logger } from './logger.js';
+import { illegibleDiagramWarning } from './diagrams/legibility.js';
 import { toDataUri, type ImageSource } from './images/remote-image-fetcher.js';
 import type { SvgRasterizer } from './images/svg-raster.js';
 import type { MarkdownPool } from './markdown/markdown-pool.js';
@@ -73,16 +74,21 @@ export async function prepareContent(
   signal: AbortSignal,
   { lane = 'requests', beforeImage }: PrepareOptions = {},
 ): Promise<PreparedContent> {
-  // Mermaid diagrams are drawn for the card they go into: its theme, content width and pixel density.
-  const { width: cardWidth, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  // Mermaid diagrams are drawn for the card they go into: its theme, content size and pixel density.
+  const { width: cardWidth, height, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
+  // A split card scales a picture taller than itself down to fit; a growing card does not.
+  const cardHeight = request.splitMode === 'noSplit' || request.weChatMode ? undefined : height;
   let diagramsComplete = true;
+  const diagramWarnings: string[] = [];
   const diagrams = {
     async draw(source: string) {
-      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, deviceScale }, signal, lane);
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, cardHeight, deviceScale }, signal, lane);
       if (!drawn.ok && drawn.transient) {
         diagramsComplete = false;
         parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');
       }
+      const illegible = drawn.ok ? illegibleDiagramWarning(source, drawn.smallestTextPx) : undefined;
+      if (illegible) diagramWarnings.push(illegible);
       return drawn;
     },
   };
@@ -103,7 +109,7 @@ export async function prepareContent(
   ]);
   for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
   const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
-  return { theme, mode, warnings, html, creator: creator.options, complete };
+  return { theme, mode, warnings: [...warnings, ...new Set(diagramWarnings)], html, creator: creator.options, complete };
 }
 
 /** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */

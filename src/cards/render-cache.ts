@@ -20,6 +20,8 @@ import type { StoredImage } from './storage/store-all.js';
 export interface CachedAnswer {
   images: StoredImage[];
   savedRequestId: string;
+  /** Warnings about the content as drawn (a diagram too small to read), told again on every hit. */
+  contentWarnings?: string[];
 }
 
 /** Cache entries shared by replicas: the key of a request → its answer, expiring after `ttlMs`. */

@@ -14,4 +14,12 @@ export const diagramLimits = {
   maxSvgChars: 2_000_000,
   /** Longest side of a diagram's image in device px; a larger diagram is drawn at a lower device scale. */
   maxImageSidePx: 8_192,
+  /**
+   * Smallest text a diagram should show, in CSS px of the card (so it grows with fontScale like the
+   * card's own text). The themes' smallest text, their footers' page labels, is 11–12 px; at 10 px a
+   * 440 px card shown the width of a phone (about 390 pt) still gives letters of about 9 pt, the
+   * smallest that reads comfortably. A diagram drawn smaller is redrawn taller (legibility.ts),
+   * and one that stays smaller is named in the answer's warnings.
+   */
+  minTextPx: 10,
 } as const;

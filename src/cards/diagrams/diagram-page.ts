@@ -16,14 +16,19 @@ import type { RenderShell } from '../render/shell-document.js';
 import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
+import { largerTextLayout, tallerLayout, type DiagramLayout } from './legibility.js';
 import { mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
 
 /**
- * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card. `transient`:
- * the failure may not happen again (the time limit on a busy machine, a crashed page), so a card
- * showing it is not remembered by the render cache.
+ * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card;
+ * `smallestTextPx` is its smallest text as the card shows it (after the diagram is scaled to the
+ * card's content width, and to its height where a split card scales it), absent for a diagram
+ * without text. `transient`: the failure may not happen again (the time limit on a busy machine, a
+ * crashed page), so a card showing it is not remembered by the render cache.
  */
-export type DrawnDiagram = { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; message: string; transient?: boolean };
+export type DrawnDiagram =
+  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number }
+  | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */
 export interface DiagramStyle {
@@ -31,6 +36,11 @@ export interface DiagramStyle {
   mode?: string;
   /** The card's layout width in CSS px (width / fontScale). */
   cardWidth: number;
+  /**
+   * The card's layout height in CSS px, when a picture taller than the card is scaled down to fit
+   * one (the split modes); absent when the card grows with its content (noSplit, weChatMode).
+   */
+  cardHeight?: number;
   /** Device px per CSS px of the card's capture. */
   deviceScale: number;
 }
@@ -51,9 +61,9 @@ const contentSecurityPolicy = [
   'img-src data:',
 ].join('; ');
 
-/** A sample card of the theme, read for its colours, type and content width (see readPalette). */
+/** A sample card of the theme, read for its colours, type and content width (see readCard). */
 const sampleContent =
-  '<h2 id="sample-heading">Title</h2><p id="sample-text">Text <a id="sample-link" href="#">link</a></p>' +
+  '<h2 id="sample-heading">Title</h2><p id="sample-text">Text <a id="sample-link" href="#">link</a> <strong id="sample-strong">bold</strong></p>' +
   '<blockquote id="sample-quote"><p>Quote</p></blockquote>';
 
 /** What Mermaid is told, besides the theme's colours. */
@@ -74,9 +84,18 @@ const mermaidConfig = {
   secure: ['secure', 'securityLevel', 'startOnLoad', 'maxTextSize', 'suppressErrorRendering', 'maxEdges', 'htmlLabels', 'dompurifyConfig', 'deterministicIds'],
 };
 
+/** What a diagram needs of the card it goes into, read from a sample card (see readCard). */
+interface CardReading {
+  palette: ThemePalette;
+  /** Width of the card's content, where the diagram goes. */
+  contentWidth: number;
+  /** Height a picture may take on one card before it is scaled down; absent when the card grows. */
+  contentHeight?: number;
+}
+
 export class DiagramPage {
   private metrics = { width: 0, height: 0, scale: 0 };
-  private readonly palettes = new Map<string, { palette: ThemePalette; contentWidth: number }>();
+  private readonly readings = new Map<string, CardReading>();
 
   private constructor(
     private readonly context: BrowserContext,
@@ -113,13 +132,41 @@ export class DiagramPage {
     }
   }
 
-  /** Draws one diagram in the card's theme and width. Parser errors are answers, not exceptions. */
-  async draw(source: string, style: DiagramStyle): Promise<DrawnDiagram> {
-    const { palette, contentWidth } = await this.readPalette(style);
-    const config = { ...mermaidConfig, fontFamily: palette.fontFamily, themeVariables: mermaidThemeVariables(palette) };
+  /**
+   * Draws one diagram in the card's theme and width. Parser errors are answers, not exceptions. A
+   * diagram whose text would be smaller on the card than diagramLimits.minTextPx is drawn again
+   * taller, then with larger text where that keeps its width (legibility.ts), and the drawing with
+   * the largest smallest text is kept. Another layout is tried only in the first half of the time
+   * up to `deadline` (performance.now() ms; the diagram's time limit): on a busy machine a diagram
+   * is rather drawn small than not at all.
+   */
+  async draw(source: string, style: DiagramStyle, deadline = Infinity): Promise<DrawnDiagram> {
+    const halfTime = (performance.now() + deadline) / 2;
+    const card = await this.readCard(style);
+    const config = { ...mermaidConfig, fontFamily: card.palette.fontFamily, themeVariables: mermaidThemeVariables(card.palette) };
     const fonts = this.fonts.rulesFor(source);
     if (fonts) await this.page.evaluate(declareInPage, fonts);
-    const drawn = await this.page.evaluate(drawInPage, { source, config, width: contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
+    const drawAs = async (layout: DiagramLayout) => {
+      const drawn = await this.page.evaluate(drawInPage, { ...layout, width: card.contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
+      return drawn.ok ? { ...drawn, smallestTextPx: smallestOnCard(drawn, card.contentHeight) } : drawn;
+    };
+    const asWritten: DiagramLayout = { source, config };
+    const first = await drawAs(asWritten);
+    if (!first.ok) return { ok: false, message: inOurWords(first.message) };
+    let best: { layout: DiagramLayout; drawn: typeof first } = { layout: asWritten, drawn: first };
+    let last = best.layout;
+    const legible = () => (best.drawn.smallestTextPx ?? Infinity) >= diagramLimits.minTextPx;
+    const tryLayout = async (layoutOf: () => DiagramLayout | undefined) => {
+      const layout = legible() || performance.now() > halfTime ? undefined : layoutOf();
+      if (!layout) return;
+      const drawn = await drawAs(layout);
+      last = layout;
+      if (drawn.ok && (drawn.smallestTextPx ?? Infinity) > best.drawn.smallestTextPx!) best = { layout, drawn };
+    };
+    await tryLayout(() => tallerLayout(asWritten));
+    await tryLayout(() => largerTextLayout(best.layout, diagramLimits.minTextPx / best.drawn.smallestTextPx!));
+    // The page holds the last drawing: the best one is drawn again if it was not the last.
+    const drawn = best.layout === last ? best.drawn : await drawAs(best.layout);
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
     const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };
     const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
@@ -129,23 +176,26 @@ export class DiagramPage {
       clip: { ...box, scale: 1 },
       captureBeyondViewport: false,
     });
-    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height };
+    const smallest = drawn.smallestTextPx === undefined ? {} : { smallestTextPx: drawn.smallestTextPx };
+    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest };
   }
 
   /**
-   * The theme's colours and type as drawn on a sample card of the request's width, and the width
-   * of the card's content (where the diagram goes). Kept per theme, mode and width.
+   * The theme's colours and type as drawn on a sample card of the request's size, and the room
+   * its content leaves a diagram. Kept per theme, mode and size.
    */
-  private async readPalette(style: DiagramStyle): Promise<{ palette: ThemePalette; contentWidth: number }> {
-    const key = `${style.theme.className} ${style.mode ?? ''} ${style.cardWidth}`;
-    const known = this.palettes.get(key);
+  private async readCard(style: DiagramStyle): Promise<CardReading> {
+    const key = `${style.theme.className} ${style.mode ?? ''} ${style.cardWidth} ${style.cardHeight ?? ''}`;
+    const known = this.readings.get(key);
     if (known) return known;
-    const markup = cardMarkup({ theme: style.theme, mode: style.mode, width: style.cardWidth, height: 200, fixedHeight: false, contentHtml: sampleContent });
-    const read = await this.page.evaluate(readPaletteInPage, markup);
-    // Widths are many: the oldest readings go first once a few hundred are kept.
-    if (this.palettes.size >= 500) this.palettes.delete(this.palettes.keys().next().value!);
-    this.palettes.set(key, read);
-    return read;
+    const fixedHeight = style.cardHeight !== undefined;
+    const markup = cardMarkup({ theme: style.theme, mode: style.mode, width: style.cardWidth, height: style.cardHeight ?? 200, fixedHeight, contentHtml: sampleContent });
+    const { contentHeight, ...read } = await this.page.evaluate(readCardInPage, markup);
+    const reading = fixedHeight ? { ...read, contentHeight } : read;
+    // Sizes are many: the oldest readings go first once a few hundred are kept.
+    if (this.readings.size >= 500) this.readings.delete(this.readings.keys().next().value!);
+    this.readings.set(key, reading);
+    return reading;
   }
 
   private async useDeviceMetrics(width: number, height: number, scale: number): Promise<void> {
@@ -175,8 +225,18 @@ function inOurWords(message: string): string {
   return message;
 }
 
+/**
+ * The smallest text of a drawing as the card shows it: a drawing taller than the room a split card
+ * leaves is scaled down to fit (render/paginate/fit-to-card.ts), its text with it.
+ */
+function smallestOnCard(drawn: { height: number; smallestTextPx?: number }, contentHeight: number | undefined): number | undefined {
+  if (drawn.smallestTextPx === undefined) return undefined;
+  const fitted = contentHeight !== undefined && drawn.height > contentHeight ? contentHeight / drawn.height : 1;
+  return drawn.smallestTextPx * fitted;
+}
+
 /** In the page: lays out the sample card and reads what a diagram needs of it. */
-async function readPaletteInPage(markup: string): Promise<{ palette: ThemePalette; contentWidth: number }> {
+async function readCardInPage(markup: string): Promise<Required<CardReading>> {
   const root = document.getElementById('cards')!;
   root.innerHTML = markup;
   await document.fonts.ready;
@@ -213,31 +273,42 @@ async function readPaletteInPage(markup: string): Promise<{ palette: ThemePalett
     1,
   ];
   const text = byId('sample-text');
+  const heading = getComputedStyle(byId('sample-heading'));
   const quote = getComputedStyle(byId('sample-quote'));
-  const quoteBorder = parseFloat(quote.borderInlineStartWidth) > 0 ? quote.borderInlineStartColor : quote.color;
+  // A rule beside or under the heading, and the quote's rule (else its text colour).
+  const ruleOf = (style: CSSStyleDeclaration, sides: ('InlineStart' | 'Bottom')[]) => {
+    const side = sides.find((name) => parseFloat(style[`border${name}Width`]) > 0 && style[`border${name}Style`] !== 'none');
+    return side ? style[`border${side}Color`] : undefined;
+  };
+  const accents = [heading.color, ruleOf(heading, ['InlineStart', 'Bottom']), getComputedStyle(byId('sample-link')).color, ruleOf(quote, ['InlineStart']) ?? quote.color, getComputedStyle(byId('sample-strong')).color];
   const innerStyle = getComputedStyle(inner);
   const contentWidth = inner.clientWidth - parseFloat(innerStyle.paddingLeft) - parseFloat(innerStyle.paddingRight);
+  // As render/paginate/card-frame.ts measures it: from the top of the content to the bottom of the
+  // card's content box (meaningful for a card of fixed height only).
+  const contentBox = card.querySelector<HTMLElement>('.card-content')!;
+  const contentStyle = getComputedStyle(contentBox);
+  const contentBottom = contentBox.getBoundingClientRect().bottom - parseFloat(contentStyle.borderBottomWidth) - parseFloat(contentStyle.paddingBottom) - parseFloat(innerStyle.marginBottom);
+  const contentTop = inner.getBoundingClientRect().top + parseFloat(innerStyle.paddingTop) + parseFloat(innerStyle.borderTopWidth);
+  const contentHeight = contentBottom - contentTop - parseFloat(innerStyle.paddingBottom) - parseFloat(innerStyle.borderBottomWidth);
   const palette = {
     background,
     text: opaque(rgba(getComputedStyle(text).color)),
-    heading: opaque(rgba(getComputedStyle(byId('sample-heading')).color)),
-    link: opaque(rgba(getComputedStyle(byId('sample-link')).color)),
-    quoteBorder: opaque(rgba(quoteBorder)),
+    heading: opaque(rgba(heading.color)),
+    accents: accents.filter((colour) => colour !== undefined).map((colour) => opaque(rgba(colour))),
     fontFamily: getComputedStyle(text).fontFamily,
     fontSizePx: Math.round(parseFloat(getComputedStyle(text).fontSize)),
   };
   root.replaceChildren();
-  return { palette, contentWidth: Math.max(50, Math.floor(contentWidth)) };
+  return { palette, contentWidth: Math.max(50, Math.floor(contentWidth)), contentHeight: Math.max(50, Math.floor(contentHeight) - 1) };
 }
 
-interface DrawArguments {
-  source: string;
-  config: Record<string, unknown>;
+interface DrawArguments extends DiagramLayout {
   width: number;
   maxSvgChars: number;
 }
 
-type DrawnInPage = { ok: true; x: number; y: number; width: number; height: number } | { ok: false; message: string };
+/** Where the drawing is in the page, and its smallest text there (CSS px), if it has any. */
+type DrawnInPage = { ok: true; x: number; y: number; width: number; height: number; smallestTextPx?: number } | { ok: false; message: string };
 
 /** In the page: Mermaid draws the SVG, DOMPurify cleans it, and it is placed for the capture. */
 async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments): Promise<DrawnInPage> {
@@ -249,6 +320,8 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   host.replaceChildren();
   host.style.width = `${width}px`;
   host.style.fontFamily = String(config.fontFamily);
+  // What Mermaid draws in currentColor (a Gantt chart's grid lines, from d3's axis) takes the grid colour.
+  host.style.color = String((config.themeVariables as Record<string, unknown>).gridColor);
   // Gantt charts take the width of their container, which Mermaid's scratch element lacks, and
   // their dates are written short to fit a card (a diagram's own axisFormat wins).
   page.mermaid.initialize({ ...config, gantt: { axisFormat: '%m-%d', ...(config.gantt as object), useWidth: width } });
@@ -290,8 +363,32 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
     drawing.style.maxWidth = 'none';
   }
   await document.fonts.ready;
+  // A time axis (gantt) gets a label per tick, however close the ticks: where labels would
+  // overprint, only every second, third, … keeps its label (the tick line stays).
+  for (const axis of Array.from(drawing.querySelectorAll('g.grid'))) {
+    const labels = Array.from(axis.querySelectorAll<SVGTextElement>('.tick text')).filter((label) => label.textContent?.trim());
+    const boxes = labels.map((label) => label.getBoundingClientRect());
+    let step = 1;
+    for (let i = 1; i < boxes.length; i++) {
+      const spacing = Math.abs(boxes[i]!.left + boxes[i]!.width / 2 - (boxes[i - 1]!.left + boxes[i - 1]!.width / 2));
+      const needed = Math.max(boxes[i]!.width, boxes[i - 1]!.width) + 6;
+      if (spacing > 0) step = Math.max(step, Math.ceil(needed / spacing));
+    }
+    for (const [i, label] of labels.entries()) {
+      if (i % step !== 0) label.remove();
+    }
+  }
+  // Every piece of text at its size as drawn: its font size times the scale of the drawing.
+  let smallest = Infinity;
+  for (const text of Array.from(drawing.querySelectorAll<SVGTextContentElement>('text, tspan'))) {
+    const ownText = Array.from(text.childNodes).some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+    const matrix = text.getScreenCTM();
+    if (!ownText || !matrix || text.getBoundingClientRect().width === 0) continue;
+    smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b));
+  }
   const box = drawing.getBoundingClientRect();
-  return { ok: true, x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height };
+  const measured = Number.isFinite(smallest) ? { smallestTextPx: smallest } : {};
+  return { ok: true, x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height, ...measured };
 }
 
 /** Network handler of the diagram page: its document, its two scripts and the bundled fonts; nothing else. */

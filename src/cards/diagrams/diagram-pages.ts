@@ -57,7 +57,7 @@ export class DiagramPages {
    * only the request's own end (its deadline, a full queue, a shutdown) is thrown.
    */
   async draw(source: string, style: DiagramStyle, signal: AbortSignal, lane: RenderLane): Promise<DrawnDiagram> {
-    const key = JSON.stringify([source, style.theme.className, style.mode ?? '', style.cardWidth, style.deviceScale]);
+    const key = JSON.stringify([source, style.theme.className, style.mode ?? '', style.cardWidth, style.cardHeight ?? null, style.deviceScale]);
     const known = this.drawn.get(key);
     if (known) return known;
     const limitMs = this.options.renderTimeoutMs ?? diagramLimits.renderTimeoutMs;
@@ -67,7 +67,7 @@ export class DiagramPages {
       const drawn = await this.pools[lane].run(AbortSignal.any([signal, timeLimit.signal]), (page) => {
         // The time limit runs from when the diagram has a page, not while it waits for one.
         timer = setTimeout(() => timeLimit.abort(new DOMException('diagram time limit', 'TimeoutError')), limitMs);
-        return page.page.draw(source, style);
+        return page.page.draw(source, style, performance.now() + limitMs);
       });
       this.drawn.set(key, drawn);
       return drawn;

@@ -11,8 +11,11 @@ export interface ThemePalette {
   background: Rgba;
   text: Rgba;
   heading: Rgba;
-  link: Rgba;
-  quoteBorder: Rgba;
+  /**
+   * The theme's colours beyond its text, in the order they are preferred: the heading's colour and
+   * rule, the link, the quote's rule, bold text. Some may repeat the text colour; those are skipped.
+   */
+  accents: Rgba[];
   fontFamily: string;
   fontSizePx: number;
 }
@@ -57,86 +60,173 @@ function fromHsl(h: number, s: number, l: number): Rgba {
   return [f(0), f(8), f(4), 1];
 }
 
+function lightness([r, g, b]: Rgba): number {
+  return (Math.max(r, g, b) + Math.min(r, g, b)) / 2 / 255;
+}
+
+const hueDistance = (a: number, b: number) => Math.min(Math.abs(a - b), 360 - Math.abs(a - b));
+
 /**
- * The theme's accent: the most colourful of its link, heading and quote colours that still stands
- * out from the background; the text colour when the theme has none.
+ * The theme's accent colours that a diagram may use: those with a colour of their own (not a grey)
+ * that stand out from the background, one per hue, in the theme's order. Empty for a theme in
+ * black and white.
  */
-function accentOf(palette: ThemePalette): Rgba {
-  const candidates = [palette.link, palette.heading, palette.quoteBorder].filter((colour) => contrast(colour, palette.background) >= 2);
-  if (candidates.length === 0) return palette.text;
-  return candidates.reduce((best, colour) => (saturation(colour) > saturation(best) + 0.05 ? colour : best));
+function accentsOf(palette: ThemePalette): Rgba[] {
+  const accents: Rgba[] = [];
+  for (const colour of palette.accents) {
+    if (saturation(colour) < 0.25 || contrast(colour, palette.background) < 1.8) continue;
+    if (accents.some((known) => hueDistance(hue(known), hue(colour)) < 25)) continue;
+    accents.push(colour);
+  }
+  return accents;
 }
 
-/** Slice and section colours (pie, mindmap, timeline): the accent's hue turned around the wheel. */
-function seriesColours(accent: Rgba, dark: boolean, count: number): Rgba[] {
-  const start = hue(accent);
-  const s = Math.max(0.45, Math.min(0.75, saturation(accent)));
-  return Array.from({ length: count }, (_, i) => fromHsl((start + i * 137.5) % 360, s, dark ? 0.38 : 0.78));
+/** The colour of text on `fill`: the theme's text or its background, whichever stands out more. */
+const labelOn = (fill: Rgba, palette: ThemePalette) => (contrast(fill, palette.text) >= contrast(fill, palette.background) ? palette.text : palette.background);
+
+/**
+ * Slice and section colours (pie, mindmap, timeline, journey, git): the theme's accents first,
+ * then hues turned around the wheel from the first. On a dark ground they are as bright as the
+ * accents themselves (a neon theme keeps its neon); on a light one, pastels of them under dark text.
+ */
+function seriesColours(accents: Rgba[], background: Rgba, count: number): Rgba[] {
+  const dark = luminance(background) < 0.3;
+  const first = accents[0];
+  const saturationOf = first ? Math.max(0.5, Math.min(0.9, saturation(first))) : 0.45;
+  const hues = accents.map(hue);
+  while (hues.length < count) hues.push(((first ? hue(first) : 210) + hues.length * 137.5) % 360);
+  return hues.slice(0, count).map((h, i) => {
+    if (!dark) return fromHsl(h, Math.min(saturationOf, 0.75), 0.8);
+    if (accents[i]) return accents[i]!;
+    // As light as the hue needs to stand out from the ground under a dark label (a blue more than a yellow).
+    let l = first ? Math.max(0.45, Math.min(0.65, lightness(first))) : 0.55;
+    while (l < 0.85 && contrast(fromHsl(h, saturationOf, l), background) < 4.5) l += 0.05;
+    return fromHsl(h, saturationOf, l);
+  });
 }
 
-export function mermaidThemeVariables(palette: ThemePalette): Record<string, string | boolean> {
+export function mermaidThemeVariables(palette: ThemePalette): Record<string, unknown> {
   const { background, text, heading } = palette;
   const dark = luminance(background) < 0.3;
-  const accent = accentOf(palette);
-  const nodeFill = mix(background, accent, dark ? 0.22 : 0.12);
-  const secondFill = mix(background, heading, dark ? 0.16 : 0.08);
-  const quietFill = mix(background, text, 0.05);
-  const line = mix(background, text, 0.75);
-  const border = mix(background, accent, 0.85);
-  const series = seriesColours(accent, dark, 12);
-  const seriesText = dark ? '#ffffff' : hex(mix(text, [0, 0, 0, 1], 0.3));
-  const variables: Record<string, string | boolean> = {
+  const accents = accentsOf(palette);
+  // A theme in black and white draws in greys.
+  const first = accents[0] ?? mix(background, text, 0.6);
+  const second = accents[1] ?? first;
+  const third = accents[2] ?? second;
+  const tint = (colour: Rgba, amount: number) => hex(mix(background, colour, amount));
+  const nodeFill = tint(first, dark ? 0.2 : 0.12);
+  const secondFill = tint(second, dark ? 0.2 : 0.12);
+  const thirdFill = tint(third, dark ? 0.18 : 0.1);
+  const quietFill = tint(text, dark ? 0.07 : 0.04);
+  const line = tint(text, 0.75);
+  const faintLine = tint(text, 0.25);
+  // On a dark ground the rim of a box is the accent itself, as a neon sign's tube.
+  const border = dark ? hex(first) : tint(first, 0.85);
+  const secondBorder = dark ? hex(second) : tint(second, 0.85);
+  const textColour = hex(text);
+  const series = seriesColours(accents, background, 12);
+  // Mermaid draws a timeline's axis in the last section's label colour: that section gets a fill
+  // under the theme's own text, so the axis is drawn in the text colour too.
+  series[11] = dark ? mix(background, series[11]!, 0.4) : series[11]!;
+  const labels = series.map((colour) => hex(labelOn(colour, palette)));
+  // A warm accent marks critical tasks; without one, a red of the accents' strength.
+  const warm = accents.find((colour) => hueDistance(hue(colour), 0) <= 35) ?? fromHsl(355, 0.75, dark ? 0.6 : 0.5);
+  const variables: Record<string, unknown> = {
     darkMode: dark,
     background: hex(background),
     fontFamily: palette.fontFamily,
     fontSize: `${palette.fontSizePx}px`,
-    primaryColor: hex(nodeFill),
-    primaryTextColor: hex(text),
-    primaryBorderColor: hex(border),
-    secondaryColor: hex(secondFill),
-    secondaryTextColor: hex(text),
-    secondaryBorderColor: hex(border),
-    tertiaryColor: hex(quietFill),
-    tertiaryTextColor: hex(text),
-    tertiaryBorderColor: hex(line),
-    lineColor: hex(line),
-    textColor: hex(text),
+    primaryColor: nodeFill,
+    primaryTextColor: textColour,
+    primaryBorderColor: border,
+    secondaryColor: secondFill,
+    secondaryTextColor: textColour,
+    secondaryBorderColor: secondBorder,
+    tertiaryColor: quietFill,
+    tertiaryTextColor: textColour,
+    tertiaryBorderColor: line,
+    lineColor: line,
+    arrowheadColor: line,
+    textColor: textColour,
     titleColor: hex(heading),
-    mainBkg: hex(nodeFill),
-    nodeBorder: hex(border),
-    nodeTextColor: hex(text),
-    clusterBkg: hex(quietFill),
-    clusterBorder: hex(line),
+    mainBkg: nodeFill,
+    nodeBorder: border,
+    nodeTextColor: textColour,
+    clusterBkg: quietFill,
+    clusterBorder: line,
     edgeLabelBackground: hex(background),
-    noteBkgColor: hex(secondFill),
-    noteTextColor: hex(text),
-    noteBorderColor: hex(line),
-    actorBkg: hex(nodeFill),
-    actorBorder: hex(border),
-    actorTextColor: hex(text),
-    actorLineColor: hex(line),
-    signalColor: hex(line),
-    signalTextColor: hex(text),
-    labelBoxBkgColor: hex(nodeFill),
-    labelBoxBorderColor: hex(border),
-    labelTextColor: hex(text),
-    loopTextColor: hex(text),
-    activationBkgColor: hex(secondFill),
-    activationBorderColor: hex(border),
+    noteBkgColor: thirdFill,
+    noteTextColor: textColour,
+    noteBorderColor: dark ? hex(third) : tint(third, 0.85),
+    // Sequence diagrams.
+    actorBkg: nodeFill,
+    actorBorder: border,
+    actorTextColor: textColour,
+    actorLineColor: line,
+    signalColor: line,
+    signalTextColor: textColour,
+    labelBoxBkgColor: nodeFill,
+    labelBoxBorderColor: border,
+    labelTextColor: textColour,
+    loopTextColor: textColour,
+    activationBkgColor: secondFill,
+    activationBorderColor: secondBorder,
     sequenceNumberColor: hex(background),
-    labelColor: hex(text),
-    altBackground: hex(quietFill),
-    classText: hex(text),
+    // State and class diagrams.
+    labelColor: textColour,
+    altBackground: quietFill,
+    classText: textColour,
+    // Entity-relationship diagrams: attribute rows alternate between two quiet fills.
+    attributeBackgroundColorOdd: tint(text, dark ? 0.04 : 0.02),
+    attributeBackgroundColorEven: tint(text, dark ? 0.1 : 0.06),
+    rowOdd: tint(text, dark ? 0.04 : 0.02),
+    rowEven: tint(text, dark ? 0.1 : 0.06),
+    // Gantt charts: tasks in the first accent, active ones in the second, done ones in grey,
+    // critical ones warm; section bands (drawn at 20 % opacity) in the accents.
+    taskBkgColor: tint(first, dark ? 0.35 : 0.25),
+    taskBorderColor: border,
+    taskTextColor: textColour,
+    taskTextLightColor: textColour,
+    taskTextDarkColor: textColour,
+    taskTextOutsideColor: textColour,
+    taskTextClickableColor: textColour,
+    activeTaskBkgColor: tint(second, dark ? 0.35 : 0.25),
+    activeTaskBorderColor: secondBorder,
+    doneTaskBkgColor: tint(text, dark ? 0.2 : 0.15),
+    doneTaskBorderColor: tint(text, 0.45),
+    critBkgColor: tint(warm, dark ? 0.4 : 0.3),
+    critBorderColor: hex(warm),
+    sectionBkgColor: hex(first),
+    sectionBkgColor2: hex(second),
+    altSectionBkgColor: hex(background),
+    excludeBkgColor: quietFill,
+    gridColor: faintLine,
+    todayLineColor: hex(warm),
+    vertLineColor: hex(second),
+    // Pie charts.
     pieTitleTextColor: hex(heading),
-    pieSectionTextColor: seriesText,
-    pieLegendTextColor: hex(text),
+    pieSectionTextColor: labels[0]!,
+    pieLegendTextColor: textColour,
     pieStrokeColor: hex(background),
-    pieOuterStrokeColor: hex(line),
+    pieOuterStrokeColor: line,
+    pieOpacity: '1',
+    // Charts with a palette of their own.
+    xyChart: { plotColorPalette: series.map(hex).join(','), backgroundColor: 'transparent' },
+    quadrant1Fill: nodeFill,
+    quadrant2Fill: secondFill,
+    quadrant3Fill: thirdFill,
+    quadrant4Fill: quietFill,
   };
   series.forEach((colour, i) => {
     variables[`pie${i + 1}`] = hex(colour);
     variables[`cScale${i}`] = hex(colour);
-    variables[`cScaleLabel${i}`] = seriesText;
+    variables[`cScaleLabel${i}`] = labels[i]!;
+    // The lines from a timeline's period to its events: the section's colour, deeper on a light ground.
+    variables[`cScaleInv${i}`] = hex(dark ? colour : mix(colour, text, 0.35));
+    variables[`cScalePeer${i}`] = hex(mix(colour, text, 0.25));
+    variables[`git${i}`] = hex(colour);
+    variables[`gitBranchLabel${i}`] = labels[i]!;
+    variables[`fillType${i}`] = hex(colour);
   });
   return variables;
 }

@@ -1,0 +1,73 @@
+// Keeping a diagram's text legible on the card (diagramLimits.minTextPx). A diagram laid out left
+// to right is as wide as its chain of boxes, and shrunk to the card's content width its text
+// shrinks with it; laid out top to bottom it keeps the card's width and grows taller, which a card
+// (or, split, several) has room for. The diagram page draws both and keeps the one with the larger
+// smallest text (diagram-page.ts); a diagram still too small is named in the answer's warnings.
+import { diagramLimits } from './diagram-limits.js';
+
+/** What Mermaid is given to draw a diagram: its source and settings. */
+export interface DiagramLayout {
+  source: string;
+  config: Record<string, unknown>;
+}
+
+/** The warning for a diagram whose smallest text on the card is `smallestTextPx`, if it is too small. */
+export function illegibleDiagramWarning(source: string, smallestTextPx: number | undefined): string | undefined {
+  if (smallestTextPx === undefined || smallestTextPx >= diagramLimits.minTextPx) return undefined;
+  const type = typeOf(source) ?? 'mermaid';
+  return `A ${type} diagram is drawn with text of ${smallestTextPx.toFixed(1)} px on the card, below the ${diagramLimits.minTextPx} px that stays legible: it is too wide or too tall for the card even laid out again. Split it into smaller diagrams, or use a larger card or a smaller fontScale.`;
+}
+
+/** Leading lines before the diagram's type: blank lines, %% comments and %%{init}%% directives. */
+const preamble = /^(?:---\n[\s\S]*?\n---[ \t]*\n)?(?:[ \t]*(?:%%[^\n]*)?\n)*/;
+
+/**
+ * The diagram redrawn to grow downwards rather than sideways, or undefined when its type has no
+ * such layout (pie, gantt, mindmap, …) and it already grows downwards. An author's own
+ * `%%{init}%%` still wins over the settings given here.
+ */
+export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout | undefined {
+  const start = preamble.exec(source)?.[0].length ?? 0;
+  const head = source.slice(0, start);
+  const body = source.slice(start);
+  // `direction LR` lines (flowchart subgraphs, state, class and ER diagrams) turn top to bottom.
+  const downwards = (text: string) => text.replace(/^([ \t]*direction[ \t]+)(LR|RL)[ \t]*$/gim, (_, keyword: string, way: string) => keyword + (way.toUpperCase() === 'LR' ? 'TB' : 'BT'));
+  const rewritten = (after: string) => (after === source ? undefined : { source: after, config });
+  switch (typeOf(source)?.toLowerCase()) {
+    case 'flowchart':
+    case 'graph':
+      return rewritten(head + downwards(body.replace(/^([ \t]*(?:flowchart|graph)[ \t]+)(LR|RL)\b/i, (_, keyword: string, way: string) => keyword + (way.toUpperCase() === 'LR' ? 'TD' : 'BT'))));
+    case 'timeline':
+      // Periods one under the other instead of side by side, with less margin around them.
+      return { source: head + body.replace(/^([ \t]*timeline)(?:[ \t]+LR)?(?=[ \t]*(?:\n|$))/i, '$1 TD'), config: { ...config, timeline: { padding: 8 } } };
+    case 'sequencediagram':
+      // Participants closer together, with their messages and notes wrapped to fit between them.
+      return { source, config: { ...config, sequence: { wrap: true, width: 100, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } } };
+    case 'statediagram':
+    case 'statediagram-v2':
+    case 'classdiagram':
+    case 'erdiagram':
+      return rewritten(head + downwards(body));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The diagram with its text `factor` times larger, for a type whose boxes keep their width when
+ * their text grows (a timeline's are 200 and 300 px wide, and wrap their text): larger text there
+ * makes up for the diagram being shrunk to the card. Undefined for other types, which grow wider
+ * with their text and would shrink as much again.
+ */
+export function largerTextLayout({ source, config }: DiagramLayout, factor: number): DiagramLayout | undefined {
+  if (typeOf(source)?.toLowerCase() !== 'timeline' || !(factor > 1)) return undefined;
+  const themeVariables = config.themeVariables as Record<string, unknown>;
+  const fontSize = `${Math.ceil(parseFloat(String(themeVariables.fontSize)) * factor)}px`;
+  return { source, config: { ...config, fontSize, themeVariables: { ...themeVariables, fontSize } } };
+}
+
+/** The diagram's type as written (`flowchart`, `sequenceDiagram`, …). */
+function typeOf(source: string): string | undefined {
+  const start = preamble.exec(source)?.[0].length ?? 0;
+  return /^[ \t]*([A-Za-z][\w-]*)/.exec(source.slice(start))?.[1];
+}
