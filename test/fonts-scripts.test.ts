@@ -75,6 +75,24 @@ describe('every script is drawn by a bundled face', () => {
     });
   }
 
+  /**
+   * The fonts of every text run of `markdown` in each theme, the themes laid out as the cards of one
+   * page: a run's faces depend on its characters and its block's stack, not on the cards beside it,
+   * and one layout and one font report are several times cheaper than one per theme.
+   */
+  async function fontsByTheme(themes: string[], markdown: string): Promise<Map<string, TextFonts[]>> {
+    const { html } = await renderMarkdown(markdown);
+    const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+      const cards = themes.map((themeId) => {
+        const theme = service.app.cards.themes.get(themeId)!;
+        return cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html });
+      });
+      await page.layout(cards.join(''));
+      return textFonts(page);
+    });
+    return new Map(themes.map((themeId, index) => [themeId, runs.filter((run) => run.card === index)]));
+  }
+
   it('names a bundled face for every text run, in every kind of stack', async () => {
     // Every sample in one document per theme: a run's faces depend on its characters and its
     // block's stack, not on its neighbours, and one layout per theme is ten times cheaper.
@@ -82,8 +100,9 @@ describe('every script is drawn by a bundled face', () => {
     const compact = (text: string) => text.replace(/\s+/g, '');
     const scriptOf = (text: string) => Object.keys(samples).find((script) => compact(samples[script]!).includes(compact(text))) ?? 'decoration';
     const problems: string[] = [];
+    const byTheme = await fontsByTheme(themeIds, Object.values(samples).join('\n\n'));
     for (const themeId of themeIds) {
-      const { runs } = await inspect(themeId, Object.values(samples).join('\n\n'));
+      const runs = byTheme.get(themeId)!;
       const measured = new Set(runs.map((run) => scriptOf(run.text)));
       for (const script of Object.keys(samples)) assert.ok(measured.has(script), `${themeId} ${script}: text measured`);
       for (const run of runs) {
@@ -97,9 +116,10 @@ describe('every script is drawn by a bundled face', () => {
   it('draws each Chinese or Japanese title with one CJK face, never two inside a word', async () => {
     const problems: string[] = [];
     let measured = 0;
-    for (const themeId of themeIds) {
-      for (const script of ['zh-Hant', 'ja', 'ext-b']) {
-        const { runs } = await inspect(themeId, samples[script]!);
+    for (const script of ['zh-Hant', 'ja', 'ext-b']) {
+      const byTheme = await fontsByTheme(themeIds, samples[script]!);
+      for (const themeId of themeIds) {
+        const runs = byTheme.get(themeId)!;
         const titles = samples[script]!.split('\n').filter((line) => line.startsWith('# ')).map((line) => line.slice(2));
         for (const run of joinRuns(runs, titles)) {
           // The Noto CJK faces (SC, TC, JP, KR) are one design: a kana or a name from another of them matches.
@@ -164,15 +184,27 @@ describe('every script is drawn by a bundled face', () => {
     const { html } = await renderMarkdown(`# ${big5}\n\n## ${big5}`);
     const problems: string[] = [];
     let measured = 0;
-    for (const themeId of ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter']) {
-      const theme = service.app.cards.themes.get(themeId)!;
-      const runs = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        // The headings whose stack leads (after a Latin display face) with the Kai face.
-        const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
-        return joinRuns(await textFonts(page), [big5]).filter((_, index) => kai[index]);
-      });
-      for (const run of runs) {
+    const themes = ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter'];
+    // The themes as the cards of one page, as in fontsByTheme.
+    const { runs, kai } = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+      await page.layout(
+        themes
+          .map((themeId) => {
+            const theme = service.app.cards.themes.get(themeId)!;
+            return cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html });
+          })
+          .join(''),
+      );
+      // Per card, the headings whose stack leads (after a Latin display face) with the Kai face.
+      const kai = await page.evaluate<boolean[][]>(`[...document.querySelectorAll('#cards > *')].map((card) => [...card.querySelectorAll('.card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', ''))))`);
+      return { runs: await textFonts(page), kai };
+    });
+    for (const [card, themeId] of themes.entries()) {
+      const titles = joinRuns(
+        runs.filter((run) => run.card === card),
+        [big5],
+      ).filter((_, index) => kai[card]![index]);
+      for (const run of titles) {
         measured++;
         const others = run.fonts.filter((font) => !font.familyName.startsWith('LXGW WenKai'));
         if (others.length > 0) problems.push(`${themeId}: ${others.map((font) => `${font.familyName} (${font.glyphCount} glyphs)`).join(', ')}`);
@@ -188,8 +220,9 @@ describe('every script is drawn by a bundled face', () => {
     // And the rare traditional characters (Big5 level 2) that the Noto TC and HK webfonts leave out.
     const names = [...'𠀋𡈽𠮷𡘙𥻗𦉘𨋢𠝹𡃁𤨒𢱑𣎴夃刌夗屳庂肊'];
     const problems: string[] = [];
+    const byTheme = await fontsByTheme(themeIds, names.map((name) => `- ${name}`).join('\n'));
     for (const themeId of themeIds) {
-      const { runs } = await inspect(themeId, names.map((name) => `- ${name}`).join('\n'));
+      const runs = byTheme.get(themeId)!;
       for (const name of names) {
         const run = runs.find((candidate) => candidate.text === name);
         if (!run) problems.push(`${themeId} ${name}: not measured`);
@@ -203,8 +236,9 @@ describe('every script is drawn by a bundled face', () => {
     // LXGW WenKai, Noto Sans SC, ZCOOL KuaiLe … carry a few hundred Hangul syllables: a title in them
     // mixed two designs inside one word, with gaps where their widths differ.
     const problems: string[] = [];
+    const byTheme = await fontsByTheme(themeIds, '# 세계인권선언발췌\n\n모든인간은태어날때부터자유로우며');
     for (const themeId of themeIds) {
-      const { runs } = await inspect(themeId, '# 세계인권선언발췌\n\n모든인간은태어날때부터자유로우며');
+      const runs = byTheme.get(themeId)!;
       const hangulRuns = runs.filter((run) => /^[\uac00-\ud7a3]+$/.test(run.text));
       assert.equal(hangulRuns.length, 2, `${themeId}: title and paragraph measured`);
       for (const run of hangulRuns) {
