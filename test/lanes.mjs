@@ -9,32 +9,31 @@
  * requests would have moved.
  */
 export const sharedServiceGroups = [
-  // Files that reach the service only through its requests and front ends.
   [
-  'test/api-reference-page.test.ts',
-  'test/blank-markdown.test.ts',
-  'test/font-scale.test.ts',
-  'test/generate-api.test.ts',
-  'test/long-image.test.ts',
-  'test/mcp.test.ts',
-  'test/md2card-clients.test.ts',
-  'test/one-pipeline.test.ts',
-  'test/openapi.test.ts',
-  'test/over-hidden.test.ts',
-  'test/rtl-markers.test.ts',
-  'test/split-auto.test.ts',
-  'test/split-hr.test.ts',
-  'test/tables.test.ts',
-  'test/themes-b.test.ts',
-  'test/themes-contrast.test.ts',
-  'test/themes.test.ts',
-  'test/typescript-client.test.ts',
-  'test/web-creator.test.ts',
-  'test/wechat-background.test.ts',
+    'test/api-reference-page.test.ts',
+    'test/blank-markdown.test.ts',
+    'test/font-scale.test.ts',
+    'test/generate-api.test.ts',
+    'test/long-image.test.ts',
+    'test/mcp.test.ts',
+    'test/md2card-clients.test.ts',
+    'test/one-pipeline.test.ts',
+    'test/openapi.test.ts',
+    'test/over-hidden.test.ts',
+    'test/rtl-markers.test.ts',
+    'test/split-auto.test.ts',
+    'test/split-hr.test.ts',
+    'test/tables.test.ts',
+    'test/themes-b.test.ts',
+    'test/themes-contrast.test.ts',
+    'test/themes.test.ts',
+    'test/typescript-client.test.ts',
+    'test/web-creator.test.ts',
+    'test/wechat-background.test.ts',
   ],
-  // Files that drive the service's render pages themselves (renderer.run with markup and scripts of
-  // their own, DevTools inspection): what they leave on a page is unlike what requests leave, so
-  // they share a service apart from the files above.
+  // A second group with a service of its own: the slowest files that used to start their own
+  // service. Two groups keep both processes of the lane busy, and a page-state bug that only a
+  // long-lived service shows (a page's fonts after other documents) gets two chances to appear.
   ['test/card-sizes.test.ts', 'test/corpus.test.ts', 'test/cover-api.test.ts', 'test/fonts-scripts.test.ts'],
 ];
 
