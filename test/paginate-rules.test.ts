@@ -242,6 +242,12 @@ describe('autoSplit break rules', () => {
     assert.match(result.report!.cards[0]!.html, /<table id="t"[^>]*style="zoom: 0\.8\d*;"/);
   });
 
+  it('moves a code block that fits on one card on whole rather than split it', async () => {
+    // Eight lines leave room for two of its four lines.
+    const code = Array.from({ length: 4 }, (_, i) => `code${i}`).join('\n');
+    assert.deepEqual(await starts(`${paragraph('a', 8)}<pre id="code">${code}</pre>`), ['start', 'pre#code']);
+  });
+
   it('never ends a card with a paragraph that introduces what follows', async () => {
     // Nine lines and the introduction fill the card exactly; it goes on with the list it introduces.
     for (const intro of ['Do this:', '请这样做：']) {

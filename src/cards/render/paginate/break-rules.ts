@@ -3,13 +3,13 @@
 // rules users rely on: a heading, a label, or a paragraph that introduces what follows is never the
 // last thing on a card, nor is the frame of a block without a line of its content; a paragraph
 // leaves at least two lines on each side of a break (a table two rows); a list breaks between its
-// items rather than inside one, a table that fits on one card is not split, and an image stays
-// with the paragraph that introduces it and the caption under it. What a whole card may not be
-// (a single line, only hashtags) is card-cost.ts's.
+// items rather than inside one; a table or code block that fits on one card is not split; an image
+// stays with the paragraph that introduces it and the caption under it. What a whole card may not
+// be (a single line, only hashtags, only a caption) is card-cost.ts's.
 //
 // Penalties are in px of wasted room they are worth, against card-cost.ts's price of empty room.
 // `never` is a cost no layout pays unless every layout must.
-import { px, styleOf } from './css.js';
+import { preformatted, px, styleOf } from './css.js';
 import { endsIntroduction, isCaptionLine, isImage } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 
@@ -115,15 +115,24 @@ export function insideListItemPenalty(pieces: Piece[], i: number, available: num
   return 0;
 }
 
-/**
- * A table that fits on one card is not split between its rows: a break inside it costs half a
- * card. It moves to the next card whole, or is scaled down to the room left (fit-to-room.ts).
- */
-export function shortTablePenalty(pieces: Piece[], i: number, available: number): number {
+/** The table or code block a break before piece i splits, if any. */
+function splitBlock(pieces: Piece[], i: number): Element | undefined {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
-  if (before.kind !== 'row' || after.kind !== 'row' || before.table !== after.table) return 0;
-  return after.table!.getBoundingClientRect().height <= available ? available / 2 : 0;
+  if (before.kind === 'row' && after.kind === 'row' && before.table === after.table) return after.table;
+  if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && preformatted(after.run!.container)) {
+    return after.run!.container.closest('pre') ?? after.run!.container;
+  }
+  return undefined;
+}
+
+/**
+ * A table or code block that fits on one card is not split: a break inside it costs half a card.
+ * It moves to the next card whole, or (a table) is scaled down to the room left (fit-to-room.ts).
+ */
+export function shortBlockPenalty(pieces: Piece[], i: number, available: number): number {
+  const block = splitBlock(pieces, i);
+  return block && block.getBoundingClientRect().height <= available ? available / 2 : 0;
 }
 
 /**
@@ -161,7 +170,7 @@ export function breakCosts(pieces: Piece[], available: number): BreakCosts {
       keep,
       lonelyLinePenalty(pieces, i, available),
       insideListItemPenalty(pieces, i, available),
-      shortTablePenalty(pieces, i, available),
+      shortBlockPenalty(pieces, i, available),
       captionPenalty(pieces, i, available),
     );
   }

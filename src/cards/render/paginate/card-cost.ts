@@ -43,19 +43,28 @@ const scaledReach = 1.25;
 
 export class CardCosts {
   private readonly tails: (Tail | undefined)[];
+  private readonly textLines: boolean[];
   private readonly hashtags: boolean[];
   private readonly captions: boolean[];
+  private readonly penalties: number[] = [];
 
   constructor(
     private readonly pieces: Piece[],
     private readonly costs: BreakCosts,
     private readonly available: number,
     /** The penalty of candidate c, including rules only applied to candidates actually weighed. */
-    private readonly penaltyAt: (c: number) => number,
+    private readonly penaltyOf: (c: number) => number,
   ) {
     this.tails = tailsOf(pieces);
+    this.textLines = pieces.map(isTextLine);
     this.hashtags = pieces.map(isHashtagLine);
     this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
+  }
+
+  /** Every candidate is weighed as the end of several cards: its penalty is worked out once. */
+  private penaltyAt(c: number): number {
+    this.penalties[c] ??= this.penaltyOf(c);
+    return this.penalties[c];
   }
 
   /**
@@ -102,7 +111,7 @@ export class CardCosts {
       }
       const fill = height / available;
       let cost = end === section.to ? 0 : emptinessWeight * available * (1 - fill) ** 2 + this.penaltyAt(end);
-      if ((end === s + 1 && isTextLine(pieces[s]!)) || onlyHashtags || onlyCaption) cost += never * available;
+      if ((end === s + 1 && this.textLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
       if (end < fullest && fill < underfilled) cost += underfilledPrice * available;
       if (scaled) cost += 2 * (1 - scaled.scale) * available;
       return { end, cost, scaled };
