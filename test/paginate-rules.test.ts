@@ -221,6 +221,17 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(`${paragraph('a', 6)}<h2 id="h">Diagram</h2>${diagram('fig', 100)}${paragraph('b', 3)}`), ['start', 'h2#h']);
   });
 
+  it('keeps a heading with a picture as tall as a card, scaling the picture down to make room', async () => {
+    // The 400 px picture is first fitted to the card (199 px); under its heading it gives up 19 px more.
+    const tall = `<p id="pic"><img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='400'/>"></p>`;
+    const result = await paginate(`${paragraph('a', 3)}<h2 id="h">Tall</h2>${tall}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'h2#h'],
+    );
+    assert.ok(pictureHeights(result.report!, 1)[0]! <= 180, 'the picture fits under its heading');
+  });
+
   it('scales a picture down a little rather than leave its caption alone on a card', async () => {
     // Five lines and a 95 px picture leave no room for its one-line caption: the picture gives up 15 px.
     const result = await paginate(`${paragraph('a', 5)}${picture('pic', 95)}<p id="cap"><em>Figure 1: the picture</em></p>`);

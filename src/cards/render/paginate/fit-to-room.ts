@@ -75,6 +75,15 @@ export function scaleToGiveBack(tail: Tail, overflow: number): number | undefine
 }
 
 /**
+ * A scaled tail whose card still overflowed by `overflow` px (margins a card draws that the
+ * document did not): scaled down by that much more, while it stays legible.
+ */
+export function scaleFurther({ tail, scale }: ScaledTail, overflow: number): ScaledTail | undefined {
+  const further = scaleToGiveBack(tail, tail.height * (1 - scale) + overflow);
+  return further === undefined ? undefined : { tail, scale: further };
+}
+
+/**
  * Scales the copy of a tail on a card. With `zoom`, not a transform: zoom shrinks the layout box
  * itself, so the card really ends higher. (fit-to-card.ts gives a transform's height back with a
  * negative bottom margin, which at the foot of a card would collapse through the card's content box

@@ -15,6 +15,7 @@ import { contentLimit, openCardFrame } from './card-frame.js';
 import { CardCosts } from './card-cost.js';
 import { CodeWrapRule } from './code-wraps.js';
 import { fitBlocks, fitImages } from './fit-to-card.js';
+import { scaleFurther } from './fit-to-room.js';
 import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
@@ -83,14 +84,17 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
         const startPoint: Point = s === section.from ? section.start : points.before(s);
         for (;;) {
           const card = assembler.build(startPoint, option.end === section.to ? section.end : points.before(option.end), option.scaled);
-          if (option.end === s + 1 || !(await overflows(card))) {
+          const overflow = await overflowOf(card);
+          if (option.end === s + 1 || overflow <= 0.5) {
             cards.push(card);
             starts.push({ piece: s, sectionStart: s === section.from });
             break;
           }
-          // The estimate was short of the real card: end it one candidate earlier.
+          // The estimate was short of the real card: scale its tail down further while it stays
+          // legible, else end the card one candidate earlier.
           card.remove();
-          option = plan.cardFrom(s, option.end - 1);
+          const scaled = option.scaled && scaleFurther(option.scaled, overflow);
+          option = scaled ? { ...option, scaled } : plan.cardFrom(s, option.end - 1);
         }
       }
       s = plan.startAt(option.end);
@@ -120,9 +124,9 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   return { boxes, needed, cards, starts, pieces, available };
 }
 
-/** Whether a built card's content reaches past its content area (the estimate from the pieces was short). */
-async function overflows(card: HTMLElement): Promise<boolean> {
+/** How far a built card's content reaches past its content area, in px (the estimate from the pieces was short). */
+async function overflowOf(card: HTMLElement): Promise<number> {
   await Promise.all(Array.from(card.querySelectorAll('img'), (img) => img.decode().catch(() => undefined)));
   const limit = contentLimit(card);
-  return card.querySelector('.card-content-inner')!.getBoundingClientRect().bottom > limit.bottom + 0.5;
+  return card.querySelector('.card-content-inner')!.getBoundingClientRect().bottom - limit.bottom;
 }
