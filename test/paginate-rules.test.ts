@@ -41,6 +41,18 @@ const picture = (id: string, height: number) =>
 const codeBlock = (lines: number) =>
   `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${Array.from({ length: lines }, (_, i) => `code${i}`).join('\n')}</code></pre>`;
 
+/** A diagram as the Markdown renderer makes it: a figure holding a picture `height` px tall. */
+const diagram = (id: string, height: number) =>
+  `<figure id="${id}" class="diagram"><img style="height:${height}px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='100'/>"></figure>`;
+
+/** A list of `lines.length` items, item k `lines[k]` lines long (ids `i0`, `i1`, …). */
+const list = (tag: 'ul' | 'ol', lines: number[]) =>
+  `<${tag} id="list">${lines.map((count, k) => `<li id="i${k}" data-index="${k + 1}">${Array.from({ length: count }, (_, j) => `item${k}.${j}`).join('<br>')}</li>`).join('')}</${tag}>`;
+
+/** The height of every picture drawn on a card, in px. */
+const pictureHeights = (report: ReportedPagination['report'], index: number) =>
+  report.cards[index]!.boxes.filter((box) => box.kind === 'img').map((box) => Math.round(box.bottom - box.top));
+
 /** A paragraph of `count` one-line lines, `id0` … `id{count-1}`. */
 const paragraph = (id: string, count: number) => `<p id="${id}">${Array.from({ length: count }, (_, i) => `${id}${i}`).join('<br>')}</p>`;
 
@@ -54,12 +66,12 @@ describe('autoSplit break rules', () => {
   });
   after(async () => browser.close());
 
-  async function paginate(contentHtml: string): Promise<ReportedPagination> {
+  async function paginate(contentHtml: string, splitMode: 'autoSplit' | 'hrSplit' = 'autoSplit'): Promise<ReportedPagination> {
     const expression = await reportedPaginationCall({
       cardTemplate: card(true),
       measureTemplate: card(false),
       contentHtml,
-      splitMode: 'autoSplit',
+      splitMode,
       clipSections: false,
       maxCards: 50,
     });
@@ -67,8 +79,8 @@ describe('autoSplit break rules', () => {
   }
 
   /** Where each card begins, as the report names it (`p#a line 4`, `h2#h`, `table#t row 9`). */
-  async function starts(contentHtml: string): Promise<string[]> {
-    const result = await paginate(contentHtml);
+  async function starts(contentHtml: string, splitMode: 'autoSplit' | 'hrSplit' = 'autoSplit'): Promise<string[]> {
+    const result = await paginate(contentHtml, splitMode);
     assert.equal(result.report!.available, cardContent, 'the fixture card holds 200 px of content');
     return result.report!.cards.map((c) => c.startsAt);
   }
@@ -102,15 +114,14 @@ describe('autoSplit break rules', () => {
   });
 
   it('breaks a list between items and goes on with its numbers', async () => {
-    const items = Array.from({ length: 14 }, (_, i) => `<li id="i${i}" data-index="${i + 1}">item ${i + 1}</li>`).join('');
-    const result = await paginate(`<ol id="list">${items}</ol>`);
+    const result = await paginate(list('ol', Array(14).fill(1)));
     assert.deepEqual(
       result.report!.cards.map((c) => c.startsAt),
       ['start', 'li#i10'],
     );
-    const [list] = /<ol[^>]*>/.exec(result.report!.cards[1]!.html)!;
-    assert.match(list, /start="11"/);
-    assert.match(list, /class="split-continued"/);
+    const [opening] = /<ol[^>]*>/.exec(result.report!.cards[1]!.html)!;
+    assert.match(opening, /start="11"/);
+    assert.match(opening, /class="split-continued"/);
   });
 
   it('breaks a code block between lines, numbering the continued part from its first line', async () => {
@@ -187,5 +198,81 @@ describe('autoSplit break rules', () => {
   it('separates an image from its introduction rather than leave a card more than a third empty', async () => {
     // Six lines (60 % of the card): moving the introduction with the picture would leave 40 % empty.
     assert.deepEqual(await starts(paragraph('a', 6) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#pic']);
+  });
+  // The breaks below are chosen for the whole document: a card-by-card choice (the cheapest break
+  // of each card in turn) gets each of them wrong.
+
+  it('spreads a paragraph over two cards rather than leave the second nearly empty before a heading and picture that need a card', async () => {
+    // Twelve lines, then a heading over a 180 px picture (together a whole card). Filling the first
+    // card leaves two lines alone on the second; six and six fill both cards alike.
+    assert.deepEqual(await starts(`${paragraph('a', 12)}<h2 id="h">Heading</h2>${picture('pic', 180)}`), ['start', 'p#a line 6', 'h2#h']);
+  });
+
+  it('scales a diagram down to the room left, keeping it with its heading, only while it stays legible', async () => {
+    // Six lines and a heading leave 60 px for a 70 px diagram: at 86 % of its size it stays on the card.
+    const result = await paginate(`${paragraph('a', 6)}<h2 id="h">Diagram</h2>${diagram('fig', 70)}${paragraph('b', 3)}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'p#b'],
+    );
+    assert.match(result.report!.cards[0]!.html, /<figure id="fig"[^>]*style="zoom: 0\.8\d*;"/);
+    assert.ok(pictureHeights(result.report!, 0)[0]! <= 60, 'the diagram fits the room left');
+    // 60 px for a 100 px diagram would be 60 % of its size: it moves on with its heading instead.
+    assert.deepEqual(await starts(`${paragraph('a', 6)}<h2 id="h">Diagram</h2>${diagram('fig', 100)}${paragraph('b', 3)}`), ['start', 'h2#h']);
+  });
+
+  it('keeps a heading with a picture as tall as a card, scaling the picture down to make room', async () => {
+    // The 400 px picture is first fitted to the card (199 px); under its heading it gives up 19 px more.
+    const tall = `<p id="pic"><img src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='400'/>"></p>`;
+    const result = await paginate(`${paragraph('a', 3)}<h2 id="h">Tall</h2>${tall}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'h2#h'],
+    );
+    assert.ok(pictureHeights(result.report!, 1)[0]! <= 180, 'the picture fits under its heading');
+  });
+
+  it('scales a picture down a little rather than leave its caption alone on a card', async () => {
+    // Five lines and a 95 px picture leave no room for its one-line caption: the picture gives up 15 px.
+    const result = await paginate(`${paragraph('a', 5)}${picture('pic', 95)}<p id="cap"><em>Figure 1: the picture</em></p>`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start'],
+    );
+    assert.ok(pictureHeights(result.report!, 0)[0]! <= 80, 'the picture fits the room left');
+  });
+
+  it('scales a short table down to the room left rather than split it', async () => {
+    // Five lines, then a table of a header and five rows (120 px): at 83 % it fits the 100 px left.
+    const rows = Array.from({ length: 5 }, (_, i) => `<tr><td>row ${i}</td></tr>`).join('');
+    const result = await paginate(`${paragraph('a', 5)}<table id="t"><thead><tr><th>Header</th></tr></thead><tbody>${rows}</tbody></table>${paragraph('b', 3)}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'p#b'],
+    );
+    assert.match(result.report!.cards[0]!.html, /<table id="t"[^>]*style="zoom: 0\.8\d*;"/);
+  });
+
+  it('moves a code block that fits on one card on whole rather than split it', async () => {
+    // Eight lines leave room for two of its four lines.
+    const code = Array.from({ length: 4 }, (_, i) => `code${i}`).join('\n');
+    assert.deepEqual(await starts(`${paragraph('a', 8)}<pre id="code">${code}</pre>`), ['start', 'pre#code']);
+  });
+
+  it('never ends a card with a paragraph that introduces what follows', async () => {
+    // Nine lines and the introduction fill the card exactly; it goes on with the list it introduces.
+    for (const intro of ['Do this:', '请这样做：']) {
+      assert.deepEqual(await starts(`${paragraph('a', 9)}<p id="intro">${intro}</p>${list('ol', [1, 1, 1])}`), ['start', 'p#intro'], intro);
+    }
+  });
+
+  it('breaks a list between items rather than inside one', async () => {
+    // Three items of four lines: two items and half of the third would fill the card exactly.
+    assert.deepEqual(await starts(list('ul', [4, 4, 4])), ['start', 'li#i2']);
+  });
+
+  it('leaves no single line alone on the last card of an overflowing hrSplit section', async () => {
+    // Eleven one-line items, then a rule and the next section: the section's second card holds two.
+    assert.deepEqual(await starts(`${list('ul', Array(11).fill(1))}<hr>${paragraph('c', 3)}`, 'hrSplit'), ['start', 'li#i9', 'start']);
   });
 });

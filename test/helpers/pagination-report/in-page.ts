@@ -55,8 +55,8 @@ function describeCard(card: HTMLElement, startsAt: string): CardReport {
       last = node;
       // The line box of the text (its line-height, centred on the glyphs' content area): what the
       // layout places, whereas the content area of a tall font may reach past it.
-      // Text inside a block scaled down to fit the card is reported as drawn: its glyphs' boxes.
-      const scaled = node.parentElement!.closest('[style*="transform"]') !== null;
+      // Text inside a block scaled down to fit the card or the room left is reported as drawn: its glyphs' boxes.
+      const scaled = node.parentElement!.closest('[style*="transform"], [style*="zoom"]') !== null;
       const lineHeight = scaled ? 0 : lineHeightOf(node.parentElement!);
       for (const r of rects) {
         const centre = (r.top + r.bottom) / 2 - cardTop;

@@ -8,6 +8,7 @@ import { codeLinesBefore, continueCode } from './continued/code.js';
 import { continueList } from './continued/list.js';
 import { continueParagraphs, justifyCutLines } from './continued/paragraph.js';
 import { keepColumns, repeatHeaderRow } from './continued/table.js';
+import { scaleTail, type ScaledTail } from './fit-to-room.js';
 
 export class CardAssembler {
   private readonly range = document.createRange();
@@ -21,16 +22,22 @@ export class CardAssembler {
     private readonly root: HTMLElement,
   ) {}
 
-  /** Builds the card holding the document from `start` to `end` and appends it to #cards. */
-  build(start: Point, end: Point): HTMLElement {
+  /**
+   * Builds the card holding the document from `start` to `end` and appends it to #cards; `scaled`:
+   * its last diagram, image or table drawn smaller to fit the room left (fit-to-room.ts).
+   */
+  build(start: Point, end: Point, scaled?: ScaledTail): HTMLElement {
     const card = this.template.cloneNode(true) as HTMLElement;
     const cardInner = card.querySelector('.card-content-inner')!;
-    // The ancestors of each end are marked before cloning, so the clones tell which elements are cut.
+    // The ancestors of each end are marked before cloning, so the clones tell which elements are
+    // cut; so is the element to scale, so its copy is found.
     this.markAncestors(start, 'data-split-from', true);
     this.markAncestors(end, 'data-split-to', true);
+    scaled?.tail.el.setAttribute('data-scale-to-room', '');
     cardInner.appendChild(this.cloneBetween(start, end));
     this.markAncestors(start, 'data-split-from', false);
     this.markAncestors(end, 'data-split-to', false);
+    scaled?.tail.el.removeAttribute('data-scale-to-room');
 
     const linesBefore = codeLinesBefore(start, this.inner);
     const continued = Array.from(cardInner.querySelectorAll('[data-split-from]'));
@@ -50,6 +57,11 @@ export class CardAssembler {
     }
     justifyCutLines(continues);
     this.root.appendChild(card);
+    const toScale = cardInner.querySelector<HTMLElement>('[data-scale-to-room]');
+    if (scaled && toScale) {
+      toScale.removeAttribute('data-scale-to-room');
+      scaleTail(toScale, scaled);
+    }
     return card;
   }
 

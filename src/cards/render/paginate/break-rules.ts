@@ -1,12 +1,20 @@
 // Break rules: what a break before piece i costs, on top of the room it leaves empty. Candidate i
 // is the position just before piece i (1 ≤ i < pieces.length). README.md ("Split modes") states the
-// rules users rely on: a heading is never the last thing on a card, nor is the label or frame of a
-// block without a line of its content; a single line of a paragraph (or row of a table) is not left
-// alone at the foot or head of a card unless the alternative wastes more than about two and a half
-// lines; an image stays with the paragraph that introduces it when the two fit on one card; the
-// closing hashtag line never has a card to itself.
-import { px, styleOf } from './css.js';
+// rules users rely on: a heading, a label, or a paragraph that introduces what follows is never the
+// last thing on a card, nor is the frame of a block without a line of its content; a paragraph
+// leaves at least two lines on each side of a break (a table two rows); a list breaks between its
+// items rather than inside one; a table or code block that fits on one card is not split; an image
+// stays with the paragraph that introduces it and the caption under it. What a whole card may not
+// be (a single line, only hashtags, only a caption) is card-cost.ts's.
+//
+// Penalties are in px of wasted room they are worth, against card-cost.ts's price of empty room.
+// `never` is a cost no layout pays unless every layout must.
+import { preformatted, px, styleOf } from './css.js';
+import { endsIntroduction, isCaptionLine, isImage } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
+
+/** The price of breaking a rule stated as "never", per px of a card's content height. */
+export const never = 100;
 
 export interface BreakCosts {
   /**
@@ -18,7 +26,7 @@ export interface BreakCosts {
   closeCost: number[];
   /** How undesirable the break is, in px of wasted room it is worth. */
   penalty: number[];
-  /** The break would leave a heading or label last on a card (or a heading over a single line). */
+  /** The break would leave a heading, label or introduction last on a card (or a heading over a single line). */
   keep: boolean[];
 }
 
@@ -54,18 +62,18 @@ const labelSelector = '.code-header, .callout-title';
 
 export const isLabel = (piece: Piece): boolean => piece.el.closest(labelSelector) !== null;
 
-/** Pieces that must not be the last thing on a card: headings and labels. */
-export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel(piece);
+/** Pieces that must not be the last thing on a card: headings, labels and the last line of an introduction. */
+export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel(piece) || endsIntroduction(piece);
 
 /**
- * Keep-with-next for headings and labels: never one last on a card (a cost no layout would pay
- * unless it has to), and not a heading with only the first line of its text under it (looking
- * past the label of a code block between them).
+ * Keep-with-next for headings, labels and introductions: never one last on a card, and not a
+ * heading with only the first line of its text under it (looking past the label of a code block
+ * between them).
  */
 export function keepWithNextPenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
-  if (keepsWithNext(before)) return available * 4;
+  if (keepsWithNext(before)) return available * never;
   if (before.kind === 'line' && before.line === 0 && after.run === before.run) {
     let above = i - 2;
     while (above >= 0 && isLabel(pieces[above]!)) above--;
@@ -75,40 +83,63 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 }
 
 /**
- * Widows and orphans: a break that leaves a single line of a paragraph (or a single row of a table)
- * alone at the foot or head of a card costs two and a half of that line's height.
+ * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
+ * rows. A break that leaves a single line (or row) alone at the foot or head of a card costs a
+ * card's height: paid only rather than leave about a third of a card empty (card-cost.ts).
  */
-export function lonelyLinePenalty(pieces: Piece[], i: number): number {
+export function lonelyLinePenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
-  const height = before.bottom - before.top;
   const lonely = (count: number, index: number) => count >= 2 && (index === 1 || count - index === 1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
-    return 2.5 * height;
+    return available;
   }
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && lonely(after.rowCount!, after.row!)) {
-    return 2.5 * height;
+    return available;
   }
   return 0;
 }
 
-/** The nodes of a line piece's run that draw something: its elements and its text that is not white space. */
-const drawnNodes = (piece: Piece): Node[] => piece.run!.nodes.filter((node) => node.nodeType === Node.ELEMENT_NODE || /\S/.test(node.textContent ?? ''));
+/**
+ * A list breaks between its items rather than inside one: a break whose innermost cut element is a
+ * list item (between two lines of its text, or between its text and its sub-list) costs half a card.
+ * A break between the items of a sub-list is between items.
+ */
+export function insideListItemPenalty(pieces: Piece[], i: number, available: number): number {
+  const cut = cutElements(pieces, i);
+  for (let k = cut.length - 1; k >= 0; k--) {
+    const tag = cut[k]!.tagName;
+    if (tag === 'LI') return available / 2;
+    if (tag === 'UL' || tag === 'OL') return 0;
+  }
+  return 0;
+}
 
-/** An image on its own: a picture block, or a paragraph holding nothing but one picture. */
-function isImage(piece: Piece): boolean {
-  if (piece.kind === 'block') return piece.el.tagName === 'IMG' || piece.el.tagName === 'FIGURE';
-  if (piece.kind !== 'line' || piece.run!.lines.length !== 1) return false;
-  const drawn = drawnNodes(piece);
-  return drawn.length === 1 && (drawn[0] as Element).tagName === 'IMG';
+/** The table or code block a break before piece i splits, if any. */
+function splitBlock(pieces: Piece[], i: number): Element | undefined {
+  const before = pieces[i - 1]!;
+  const after = pieces[i]!;
+  if (before.kind === 'row' && after.kind === 'row' && before.table === after.table) return after.table;
+  if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && preformatted(after.run!.container)) {
+    return after.run!.container.closest('pre') ?? after.run!.container;
+  }
+  return undefined;
+}
+
+/**
+ * A table or code block that fits on one card is not split: a break inside it costs half a card.
+ * It moves to the next card whole, or (a table) is scaled down to the room left (fit-to-room.ts).
+ */
+export function shortBlockPenalty(pieces: Piece[], i: number, available: number): number {
+  const block = splitBlock(pieces, i);
+  return block && block.getBoundingClientRect().height <= available ? available / 2 : 0;
 }
 
 /**
  * An image stays with the paragraph that introduces it (the paragraph just before it) when the two
  * fit on one card together: any break inside that paragraph or between it and the image costs a
- * card's height, so the pair moves on together. Not a keep-with-next rule: when keeping them
- * together would leave a card more than a third empty, the fill rule (choose-break.ts) separates
- * them.
+ * card's height, so the pair moves on together unless that would leave about a third of a card
+ * empty (card-cost.ts).
  */
 export function introducedImagePenalties(pieces: Piece[], available: number, penalty: number[]): void {
   for (let i = 1; i < pieces.length; i++) {
@@ -121,24 +152,9 @@ export function introducedImagePenalties(pieces: Piece[], available: number, pen
   }
 }
 
-/** A paragraph of hashtags alone (markdown/hashtags.ts draws each as a span.hashtag): the closing tag line. */
-function isHashtagLine(piece: Piece): boolean {
-  if (piece.kind !== 'line' || piece.run!.container.tagName !== 'P') return false;
-  const drawn = drawnNodes(piece);
-  return drawn.length > 0 && drawn.every((node) => node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag'));
-}
-
-/**
- * The document's closing hashtag line is not a card of its own: a break just before it costs a
- * card's height, so the lines before it come along when it does not fit. Paid only when nothing
- * can come along (an image or a table row as tall as the card before it) or the card it would
- * leave would be too empty (the fill rule, choose-break.ts).
- */
-export function closingHashtagsPenalty(pieces: Piece[], i: number, available: number): number {
-  const after = pieces[i]!;
-  if (after.line !== 0 || !isHashtagLine(after)) return 0;
-  const last = pieces.at(-1)!;
-  return last.run === after.run ? available : 0;
+/** A caption stays under its picture: a break between them costs a card's height, like an introduction's. */
+export function captionPenalty(pieces: Piece[], i: number, available: number): number {
+  return pieces[i]!.line === 0 && isCaptionLine(pieces, i) ? available : 0;
 }
 
 /** Costs of every break candidate of the document. */
@@ -150,7 +166,13 @@ export function breakCosts(pieces: Piece[], available: number): BreakCosts {
     costs.closeCost[i] = close;
     const keep = keepWithNextPenalty(pieces, i, available);
     costs.keep[i] = keep > 0;
-    costs.penalty[i] = Math.max(keep, lonelyLinePenalty(pieces, i), closingHashtagsPenalty(pieces, i, available));
+    costs.penalty[i] = Math.max(
+      keep,
+      lonelyLinePenalty(pieces, i, available),
+      insideListItemPenalty(pieces, i, available),
+      shortBlockPenalty(pieces, i, available),
+      captionPenalty(pieces, i, available),
+    );
   }
   introducedImagePenalties(pieces, available, costs.penalty);
   return costs;

@@ -1,7 +1,7 @@
 // A break rule of code blocks: break between source lines, not inside a long source line that the
 // card's width wraps (README.md, "Split modes"). Whether a line of a code block begins a source
 // line is only known from its DOM position (is the character before it a newline?), so this rule
-// is applied lazily, to the candidates the break chooser actually weighs.
+// is applied lazily, to the candidates the search for breaks actually weighs (card-cost.ts).
 import { preformatted } from './css.js';
 import { characterBefore, type BreakPoints } from './break-points.js';
 import type { Piece } from './pieces.js';

@@ -1,6 +1,7 @@
 // Pagination that runs inside the render page, in one evaluation per request: lays the whole
 // document out once at the card's content width, reads the geometry of its blocks, lines and table
-// rows, chooses the breaks like a typesetter, and builds every fixed-size card into #cards
+// rows, chooses the breaks of each section together like a typesetter (optimal-breaks.ts), and
+// builds every fixed-size card into #cards
 // (README.md, "Split modes", describes the result).
 //
 // This folder is bundled by esbuild into one script that the page evaluates (pagination-script.ts
@@ -11,9 +12,11 @@ import { CardAssembler } from './assemble-card.js';
 import { BreakPoints, type Point } from './break-points.js';
 import { breakCosts } from './break-rules.js';
 import { contentLimit, openCardFrame } from './card-frame.js';
-import { BreakChooser } from './choose-break.js';
+import { CardCosts } from './card-cost.js';
 import { CodeWrapRule } from './code-wraps.js';
 import { fitBlocks, fitImages } from './fit-to-card.js';
+import { scaleFurther } from './fit-to-room.js';
+import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
 import type { PaginationInput, PaginationResult } from './types.js';
@@ -57,7 +60,7 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   const costs = breakCosts(pieces, available);
   const points = new BreakPoints(inner, pieces);
   const codeWraps = new CodeWrapRule(pieces, points);
-  const chooser = new BreakChooser(pieces, costs, available, (c) => codeWraps.penalty(c, costs.penalty[c]!));
+  const cardCosts = new CardCosts(pieces, costs, available, (c) => codeWraps.penalty(c, costs.penalty[c]!));
   const assembler = new CardAssembler(inner, frame.template, root);
 
   const cards: HTMLElement[] = [];
@@ -73,27 +76,28 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
       }
       continue;
     }
-    let s = section.from;
-    while (s < section.to) {
-      while (s < section.to && pieces[s]!.rule) s++;
-      if (s >= section.to) break;
-      let c = chooser.choose(section, s, section.to);
+    const plan = new SectionPlan(pieces, cardCosts, section);
+    for (let s = plan.startAt(section.from); s < section.to; ) {
+      let option = plan.cardFrom(s);
       needed++;
       if (needed <= input.maxCards) {
         const startPoint: Point = s === section.from ? section.start : points.before(s);
         for (;;) {
-          const card = assembler.build(startPoint, c === section.to ? section.end : points.before(c));
-          if (c === s + 1 || !(await overflows(card))) {
+          const card = assembler.build(startPoint, option.end === section.to ? section.end : points.before(option.end), option.scaled);
+          const overflow = await overflowOf(card);
+          if (option.end === s + 1 || overflow <= 0.5) {
             cards.push(card);
             starts.push({ piece: s, sectionStart: s === section.from });
             break;
           }
-          // The estimate was short of the real card: break one candidate earlier.
+          // The estimate was short of the real card: scale its tail down further while it stays
+          // legible, else end the card one candidate earlier.
           card.remove();
-          c = chooser.choose(section, s, c - 1);
+          const scaled = option.scaled && scaleFurther(option.scaled, overflow);
+          option = scaled ? { ...option, scaled } : plan.cardFrom(s, option.end - 1);
         }
       }
-      s = c;
+      s = plan.startAt(option.end);
     }
   }
   if (sections.length === 0) {
@@ -120,9 +124,9 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   return { boxes, needed, cards, starts, pieces, available };
 }
 
-/** Whether a built card's content reaches past its content area (the estimate from the pieces was short). */
-async function overflows(card: HTMLElement): Promise<boolean> {
+/** How far a built card's content reaches past its content area, in px (the estimate from the pieces was short). */
+async function overflowOf(card: HTMLElement): Promise<number> {
   await Promise.all(Array.from(card.querySelectorAll('img'), (img) => img.decode().catch(() => undefined)));
   const limit = contentLimit(card);
-  return card.querySelector('.card-content-inner')!.getBoundingClientRect().bottom > limit.bottom + 0.5;
+  return card.querySelector('.card-content-inner')!.getBoundingClientRect().bottom - limit.bottom;
 }

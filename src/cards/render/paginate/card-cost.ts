@@ -1,0 +1,120 @@
+// The cost of one card, pieces s … c-1 of a section: what the search for the best breaks
+// (optimal-breaks.ts) adds up over the cards of a section, in px of a card's content height.
+//
+// - Empty room: `emptinessWeight` × the card's height × the square of the fraction left empty. The
+//   square makes two cards a sixth empty cheaper than one a third empty and one full, so the
+//   empty room is spread rather than left in one nearly empty card; the weight makes a card a third
+//   empty cost about a card's height, the price of the soft break rules (break-rules.ts), so those
+//   are paid rather than leave a third of a card empty. The last card of a section is free: it
+//   holds what is left.
+// - The penalty of the break that ends the card (break-rules.ts, code-wraps.ts).
+// - What no card may be: a single line of text, only hashtags, or only a caption. Each costs
+//   `never`.
+// - A card (but the last of its section) less than `underfilled` full when more of the section would
+//   fit on it without ending it in a heading, label or introduction: ten cards' height, more than
+//   any soft rule or empty room can cost, less than `never`. So it happens only where the content
+//   that could have moved up would leave a heading at a card's foot or strand a line or the
+//   hashtags on a card of their own.
+// - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
+//   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
+import { never, type BreakCosts } from './break-rules.js';
+import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
+import { isCaptionLine, isHashtagLine, isTextLine } from './piece-kinds.js';
+import type { Piece } from './pieces.js';
+import type { Section } from './sections.js';
+
+/** One way to end a card that begins at a given piece. */
+export interface CardOption {
+  /** The card holds the pieces before this one. */
+  end: number;
+  cost: number;
+  /** The card's last content, scaled down to the room left. */
+  scaled?: ScaledTail;
+}
+
+const emptinessWeight = 10;
+
+/** A card less full than this, with more content that could have moved up onto it, is a waste. */
+const underfilled = 0.4;
+const underfilledPrice = 10;
+
+/** How far past a card's height content may reach when its tail is scaled down to fit. */
+const scaledReach = 1.25;
+
+export class CardCosts {
+  private readonly tails: (Tail | undefined)[];
+  private readonly textLines: boolean[];
+  private readonly hashtags: boolean[];
+  private readonly captions: boolean[];
+  private readonly penalties: number[] = [];
+
+  constructor(
+    private readonly pieces: Piece[],
+    private readonly costs: BreakCosts,
+    private readonly available: number,
+    /** The penalty of candidate c, including rules only applied to candidates actually weighed. */
+    private readonly penaltyOf: (c: number) => number,
+  ) {
+    this.tails = tailsOf(pieces);
+    this.textLines = pieces.map(isTextLine);
+    this.hashtags = pieces.map(isHashtagLine);
+    this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
+  }
+
+  /** Every candidate is weighed as the end of several cards: its penalty is worked out once. */
+  private penaltyAt(c: number): number {
+    this.penalties[c] ??= this.penaltyOf(c);
+    return this.penalties[c];
+  }
+
+  /**
+   * Height of a card holding pieces s … c-1 of `section`: their extent, plus the frames of the
+   * elements cut at either end.
+   */
+  heightOf(section: Section, s: number, c: number): number {
+    const { pieces, costs } = this;
+    return pieces[c - 1]!.bottom - pieces[s]!.top + (s > section.from ? costs.openCost[s]! : 0) + (c < section.to ? costs.closeCost[c]! : 0);
+  }
+
+  /**
+   * Every way to end a card that begins at piece `s` (not a rule) and ends no later than candidate
+   * `last`, with its cost. The card holds at least one piece, even one too tall for it.
+   */
+  options(section: Section, s: number, last: number): CardOption[] {
+    const { pieces, available } = this;
+    const fitting: { end: number; height: number; scaled?: ScaledTail }[] = [];
+    // The latest end that fits and leaves no heading, label or introduction at the card's foot.
+    let fullest = s;
+    for (let c = s + 1; c <= last; c++) {
+      if (c > s + 1 && pieces[c - 1]!.bottom - pieces[s]!.top > available * scaledReach) break;
+      // A rule at a break is dropped, not drawn at the foot or head of a card.
+      if (c < section.to && pieces[c - 1]!.rule) continue;
+      let height = this.heightOf(section, s, c);
+      let scaled: ScaledTail | undefined;
+      if (height > available + 0.5) {
+        const tail = this.tails[c - 1];
+        const scale = tail && tail.first >= s ? scaleToGiveBack(tail, height - available) : undefined;
+        if (scale !== undefined) scaled = { tail: tail!, scale };
+        else if (c > s + 1) continue;
+        height = available;
+      }
+      fitting.push({ end: c, height, scaled });
+      if (c === section.to || !this.costs.keep[c]) fullest = c;
+    }
+    let onlyHashtags = true;
+    let onlyCaption = true;
+    let next = s;
+    return fitting.map(({ end, height, scaled }) => {
+      for (; next < end; next++) {
+        onlyHashtags &&= this.hashtags[next]!;
+        onlyCaption &&= this.captions[next]!;
+      }
+      const fill = height / available;
+      let cost = end === section.to ? 0 : emptinessWeight * available * (1 - fill) ** 2 + this.penaltyAt(end);
+      if ((end === s + 1 && this.textLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
+      if (end < fullest && fill < underfilled) cost += underfilledPrice * available;
+      if (scaled) cost += 2 * (1 - scaled.scale) * available;
+      return { end, cost, scaled };
+    });
+  }
+}
