@@ -3,9 +3,9 @@
 // The key is a digest of everything that decides the pixels: the normalized request (after
 // defaults, with the theme resolved to its ID and mode), the renderer version (package version
 // plus a digest of the shell document and of the code that draws cards, so a theme, font or code
-// change never serves stale images) and
-// the caller's scope, its API key (so one tenant never learns what another rendered). Entries expire after
-// a TTL because stored objects may be removed by the operator's bucket lifecycle.
+// change never serves stale images) and the caller's scope, its API key (so one tenant never
+// learns what another rendered). Entries expire after a TTL because stored objects may be removed
+// by the operator's bucket lifecycle.
 //
 // Replicas share their entries through a SharedAnswerIndex (Redis: src/shared-state/
 // render-cache-index.ts): the key and the stored objects' names, never the bytes, which stay in

@@ -46,7 +46,6 @@ const translatedLanguages = [
 /** A translation as stored: the RegExp's source and flags, and an EmulatedRegExp's options. */
 type StoredTranslation = [source: string, flags: string] | [source: string, flags: string, options: object];
 
-
 /** The versions and choices a stored translation depends on: a file with another header is ignored. */
 function header(): string {
   const versions = ['shiki', 'oniguruma-to-es'].map((pkg) => {

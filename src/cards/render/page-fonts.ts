@@ -85,11 +85,11 @@ export class PageFonts {
     return index
       .pointsByFace(added)
       .map(([face, points]) => {
-        const before = this.declared.get(face);
-        const all = before ? [...before.points, ...points] : points;
-        const alone = (before?.alone ?? true) && points.every(isDrawnAlone);
-        this.declared.set(face, { points: all, alone });
-        return index.ruleFor(face, alone ? points : all);
+        const declared = this.declared.get(face) ?? { points: [], alone: true };
+        declared.points.push(...points);
+        declared.alone &&= points.every(isDrawnAlone);
+        this.declared.set(face, declared);
+        return index.ruleFor(face, declared.alone ? points : declared.points);
       })
       .join('\n');
   }
