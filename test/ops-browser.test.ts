@@ -102,13 +102,24 @@ describe('planned browser restarts', () => {
 
 describe('a browser that stops answering', () => {
   let service: RunningService;
+  const probeTimeoutMs = 1000;
+  /** When the service logged that the browser failed its probe. */
+  let probeFailedAt: number | undefined;
   before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: '1000' });
+    service = await startService(
+      { RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs) },
+      {
+        log: (line) => {
+          if (line.includes('failed its health probe')) probeFailedAt ??= performance.now();
+        },
+      },
+    );
   });
   after(async () => service.close());
 
   it('is killed after a failed health probe and replaced', async () => {
     const frozen = service.app.cards.renderer.browserPid!;
+    const frozenAt = performance.now();
     process.kill(frozen, 'SIGSTOP');
     try {
       assert.ok(await eventually(() => service.app.cards.renderer.browserPid !== frozen && service.app.cards.renderer.browserUp, 20_000), 'a new browser took over');
@@ -121,6 +132,9 @@ describe('a browser that stops answering', () => {
     }
     assert.ok(await eventually(() => processesInGroups([frozen]).length === 0, 10_000), 'the frozen browser was killed with its helpers');
     assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
+    // Given up on after BROWSER_PROBE_TIMEOUT_MS (and at most one probe interval), not the default 5 s.
+    assert.ok(probeFailedAt !== undefined, 'the failed probe was logged');
+    assert.ok(probeFailedAt - frozenAt < probeTimeoutMs + 2000, `the probe failed ${Math.round(probeFailedAt - frozenAt)} ms after the freeze`);
     const next = await service.generate(distinctBody(3));
     assert.ok(await assertOwnImageOrCleanError(3, next));
   });
