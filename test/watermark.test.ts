@@ -4,12 +4,15 @@
 // test/creator.test.ts and test/cover-api.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import sharp from 'sharp';
 import { CardError } from '../src/cards/errors.js';
 import { RenderCache } from '../src/cards/render-cache.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
+import { watermarkHtml } from '../src/cards/render/watermark-markup.js';
 import { checkRequest } from '../src/cards/request/check.js';
 import { normalizeCoverRequest } from '../src/cards/request/normalize-cover.js';
+import type { Watermark } from '../src/cards/request/watermark.js';
 import { withPlainTypes } from '../src/mcp/tool-schema.js';
 import { GenerateBody } from '../src/cards/request/schema.js';
 import type { Theme } from '../src/cards/themes/theme-file.js';
@@ -83,6 +86,51 @@ describe('the watermark field', () => {
     assert.notEqual(key({ watermark: '@a' }), key({ watermark: { text: '@a', position: 'tiled' } }));
     // The shorthand and the object it stands for are one card.
     assert.equal(key({ watermark: '@a' }), key({ watermark: { text: '@a', position: 'bottom-right', opacity: 0.35 } }));
+  });
+
+  it('answers any value, in the body or the front matter, with a watermark or a 400, never a throw of another kind', () => {
+    const hostileText = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 60 }),
+      fc.string({ unit: 'binary', maxLength: 60 }),
+      fc.constantFrom('</span><script>alert(1)</script>', '\u202emark\u202c', 'مرحبا @أحمد', '👩🏽‍💻'.repeat(12), '\u0000\u0007\u001b[31m', 'x'.repeat(70_000)),
+    );
+    const hostileImage = fc.oneof(
+      fc.constantFrom(logo, 'data:image/png;base64,', 'data:image/png;base64,AAAA', `data:image/png;base64,${'A'.repeat(70_000)}`, 'data:image/svg+xml;base64,PHN2Zy8+', 'javascript:alert(1)'),
+      fc.base64String({ maxLength: 200 }).map((body) => `data:image/png;base64,${body}`),
+    );
+    const hostileNumber = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, '0.5', null, true, [], {}));
+    const watermark = fc.oneof(
+      hostileText,
+      fc.record(
+        { text: fc.oneof(hostileText, fc.anything()), image: fc.oneof(hostileImage, fc.anything()), position: fc.oneof(fc.constantFrom('tiled', 'center', 'middle'), fc.anything()), opacity: hostileNumber, size: hostileNumber },
+        { requiredKeys: [] },
+      ),
+      fc.anything(),
+    );
+    // The front matter gets each value as YAML flow (JSON is YAML) and as a quoted or bare scalar.
+    const asFrontMatter = (value: unknown) => {
+      const flow = `watermark: ${JSON.stringify(value) ?? '~'}`;
+      return typeof value === 'string' ? fc.constantFrom(flow, `watermark: ${value}`) : fc.constant(flow);
+    };
+    const body = fc.oneof(
+      watermark.map((value) => ({ watermark: value })),
+      watermark.chain(asFrontMatter).map((line) => ({ markdown: `---\n${line}\n---\n# Hi` })),
+    );
+    fc.assert(
+      fc.property(body, (given) => {
+        let drawn: Watermark | undefined;
+        try {
+          drawn = checkRequest(given).request.watermark;
+        } catch (error) {
+          assert.ok(error instanceof CardError && error.kind === 'invalid_request', String(error));
+          assert.match(error.message, /watermark|front matter/i);
+          return;
+        }
+        // What is accepted is drawable: its text is never markup.
+        if (drawn?.text) assert.doesNotMatch(watermarkHtml(drawn), /<script|<\/span><script/);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('is taken by the cover endpoint', () => {

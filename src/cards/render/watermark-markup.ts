@@ -18,8 +18,23 @@ const tileId = 'card-watermark-tile';
 /** A logo is drawn this many times the text's size tall. */
 const imageHeightInSizes = 2;
 
+/**
+ * The markup of each watermark drawn so far. Every card (and every layout pagination tries) carries
+ * the same markup, and a tiled mark decodes the logo's header for its aspect: made once per request.
+ */
+const markupOfWatermark = new WeakMap<Watermark, string>();
+
 export function watermarkHtml(watermark: Watermark | undefined): string {
   if (!watermark) return '';
+  let html = markupOfWatermark.get(watermark);
+  if (html === undefined) {
+    html = markup(watermark);
+    markupOfWatermark.set(watermark, html);
+  }
+  return html;
+}
+
+function markup(watermark: Watermark): string {
   // Numbers the schema bounded: nothing else enters the style attribute.
   const style = `--watermark-opacity:${watermark.opacity};--watermark-size:${watermark.size}px`;
   const image = watermark.image ? `<img class="watermark-image" src="${escapeHtml(watermark.image)}" alt="">` : '';

@@ -87,7 +87,8 @@ export interface Watermark {
 export function normalizeWatermark(given: NonNullable<WatermarkInput>): Watermark | undefined {
   const fields: Static<typeof WatermarkObject> = typeof given === 'string' ? { text: given } : given;
   const text = fields.text?.trim() || undefined;
-  const image = fields.image?.trim() || undefined;
+  // The schema's pattern already refused an image that is blank or has spaces.
+  const image = fields.image;
   if (text === undefined && image === undefined) {
     if (Object.keys(fields).length === 0 || typeof given === 'string') return undefined;
     throw invalidRequest('watermark is not accepted: it has neither a text nor an image; accepted: {"text": "@name"}, {"image": "data:image/png;base64,…"} or both.');
