@@ -271,6 +271,17 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(list('ul', [4, 4, 4])), ['start', 'li#i2']);
   });
 
+  it('leaves no single one-line item of a list alone at the head of a card to spread the room', async () => {
+    // Eight items fill a card to 80 %, a heading and five lines the next to 60 % (a heading and a
+    // picture too tall for the rest need the third); moving the last item over would even the two
+    // out, but strands it on its own above the heading (two items may move over together).
+    const doc = `${list('ul', Array(8).fill(1))}<h2 id="h2">h2</h2>${paragraph('b', 5)}<h2 id="h3">h3</h2>${picture('pic', 150)}${paragraph('d', 9)}`;
+    const [first, second, ...rest] = await starts(doc);
+    assert.equal(first, 'start');
+    assert.notEqual(second, 'li#i7');
+    assert.deepEqual(rest, ['h2#h3', 'p#d']);
+  });
+
   it('leaves no single line alone on the last card of an overflowing hrSplit section', async () => {
     // Eleven one-line items, then a rule and the next section: the section's second card holds two.
     assert.deepEqual(await starts(`${list('ul', Array(11).fill(1))}<hr>${paragraph('c', 3)}`, 'hrSplit'), ['start', 'li#i9', 'start']);

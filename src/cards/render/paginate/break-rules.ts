@@ -84,7 +84,8 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
- * rows. A break that leaves a single line (or row) alone at the foot or head of a card costs a
+ * rows, a list two items when the lone one would be a single line. A break that leaves a single
+ * line (or row, or one-line item) alone at the foot or head of a card costs a
  * card's height: paid only rather than leave about a third of a card empty (card-cost.ts).
  */
 export function lonelyLinePenalty(pieces: Piece[], i: number, available: number): number {
@@ -97,7 +98,24 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && lonely(after.rowCount!, after.row!)) {
     return available;
   }
+  if (lonelyListItem(pieces, i)) return available;
   return 0;
+}
+
+/**
+ * A break between the items of a list that leaves its first or last item alone on a card, when
+ * that item is a single line: the list's widow or orphan. A longer item may stand alone.
+ */
+function lonelyListItem(pieces: Piece[], i: number): boolean {
+  const cut = cutElements(pieces, i);
+  const list = cut[cut.length - 1];
+  if (!list || (list.tagName !== 'UL' && list.tagName !== 'OL')) return false;
+  const itemOf = (piece: Piece | undefined) => piece?.path[cut.length];
+  const items = Array.from(list.children);
+  const index = items.indexOf(itemOf(pieces[i])!);
+  if (index === 1) return itemOf(pieces[i - 2]) !== itemOf(pieces[i - 1]);
+  if (index === items.length - 1) return itemOf(pieces[i + 1]) !== itemOf(pieces[i]);
+  return false;
 }
 
 /**
