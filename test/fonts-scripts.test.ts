@@ -184,26 +184,16 @@ describe('every script is drawn by a bundled face', () => {
     const { html } = await renderMarkdown(`# ${big5}\n\n## ${big5}`);
     const problems: string[] = [];
     let measured = 0;
-    const themes = ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter'];
-    // The themes as the cards of one page, as in fontsByTheme.
-    const { runs, kai } = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
-      await page.layout(
-        themes
-          .map((themeId) => {
-            const theme = service.app.cards.themes.get(themeId)!;
-            return cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html });
-          })
-          .join(''),
-      );
-      // Per card, the headings whose stack leads (after a Latin display face) with the Kai face.
-      const kai = await page.evaluate<boolean[][]>(`[...document.querySelectorAll('#cards > *')].map((card) => [...card.querySelectorAll('.card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', ''))))`);
-      return { runs: await textFonts(page), kai };
-    });
-    for (const [card, themeId] of themes.entries()) {
-      const titles = joinRuns(
-        runs.filter((run) => run.card === card),
-        [big5],
-      ).filter((_, index) => kai[card]![index]);
+    for (const themeId of ['traditional-chinese', 'social-purple', 'coil-notebook', 'pop-art', 'notebook', 'typewriter']) {
+      const theme = service.app.cards.themes.get(themeId)!;
+      // One theme per page: these titles load some hundred font subsets per weight, and all six
+      // themes in one page outlasted the render pool's own time bound on a busy machine.
+      const titles = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+        // The headings whose stack leads (after a Latin display face) with the Kai face.
+        const kai = await page.evaluate<boolean[]>(`[...document.querySelectorAll('#cards .card-content-inner :is(h1, h2)')].map((h) => /^((Comic Neue|Bangers|Courier Prime|Special Elite), )*LXGW WenKai,/.test(getComputedStyle(h).fontFamily.replaceAll('"', '')))`);
+        return joinRuns(await textFonts(page), [big5]).filter((_, index) => kai[index]);
+      });
       for (const run of titles) {
         measured++;
         const others = run.fonts.filter((font) => !font.familyName.startsWith('LXGW WenKai'));
