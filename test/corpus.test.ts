@@ -12,8 +12,9 @@ import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { splitModes } from '../src/cards/request/schema.js';
 import { bundledFamilies } from './helpers/bundled-fonts.js';
-import { corpusDocuments } from './helpers/corpus.js';
-import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
+import { corpusDocuments, corpusSizes } from './helpers/corpus.js';
+import { renderWithGeometry } from './helpers/card-geometry.js';
+import { countByKind, typesettingFaults, type Fault } from './helpers/typesetting-report.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 describe('corpus', () => {
@@ -23,47 +24,51 @@ describe('corpus', () => {
   });
   after(async () => service.close());
 
-  it('lays real documents out cleanly in every theme and split mode', async () => {
+  it('lays real documents out cleanly in every theme, split mode and platform size', async () => {
     const documents = corpusDocuments();
     const themes = service.app.cards.themes.themes.filter((theme) => theme.builtin);
     assert.ok(documents.length * splitModes.length >= themes.length, 'every theme gets a document');
+    const faults: Fault[] = [];
     const problems: string[] = [];
-    const fills: number[] = [];
+    let splitCards = 0;
     const bundled = bundledFamilies();
     // KaTeX's own faces draw formulas (src/cards/markdown/math.ts serves them like the bundled fonts).
     const isBundled = (family: string) => family.startsWith('KaTeX_') || bundled.some((name) => family === name || family.startsWith(`${name} `));
     const used = new Set<string>();
+    const sizesUsed = new Set<string>();
     for (const [d, document] of documents.entries()) {
       for (const [m, splitMode] of splitModes.entries()) {
+        // Themes and sizes rotate through the corpus at different periods, so they meet in many pairs.
         const theme = themes[(d * splitModes.length + m) % themes.length]!;
+        // A README of 6,000 characters makes more than 50 cards of 200×200: the texts take that size.
+        const sizes = document.name.endsWith('README') ? corpusSizes.filter((candidate) => candidate.width >= 320) : corpusSizes;
+        const size = sizes[(d + m) % sizes.length]!;
         used.add(theme.id);
-        const label = `${document.name} in ${theme.id} (${splitMode})`;
-        const { images, cards, fonts } = await renderWithGeometry(service, { markdown: document.markdown, theme: theme.id, splitMode, scale: 1 }, { fonts: true });
+        sizesUsed.add(`${size.width}×${size.height}`);
+        const label = `${document.name} in ${theme.id} (${splitMode}, ${size.width}×${size.height})`;
+        const { images, cards, fonts, blocks } = await renderWithGeometry(service, { markdown: document.markdown, theme: theme.id, splitMode, scale: 1, ...size }, { fonts: true, lines: true });
         for (const run of fonts) {
           const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
           if (foreign.length > 0) problems.push(`${label}: ${JSON.stringify(run.text.slice(0, 24))} drawn by ${foreign.map((font) => font.familyName).join(', ')}`);
         }
         assert.ok(images.length >= 1, `${label}: rendered`);
         for (const image of images) {
-          assert.equal(image.width, 440, `${label}: image width`);
-          if (splitMode !== 'noSplit') assert.equal(image.height, 586, `${label}: image height`);
+          assert.equal(image.width, size.width, `${label}: image width`);
+          if (splitMode !== 'noSplit') assert.equal(image.height, size.height, `${label}: image height`);
         }
-        cards.forEach((card, index) => {
-          const where = `${label}, card ${index + 1}`;
-          problems.push(...layoutProblems(card, where));
-          for (const broken of card.brokenWords.filter((word) => !word.allowed)) problems.push(`${where}: table word "${broken.word}" broken`);
-          for (const frame of card.emptyFrames) problems.push(`${where}: ${frame} holds no line of its content`);
-          if (splitMode === 'autoSplit' && index < cards.length - 1) {
-            const used = (card.contentBottom - card.content.top) / (card.content.bottom - card.content.top);
-            fills.push(used);
-            if (used < 2 / 3 - 0.05) problems.push(`${where}: ${Math.round((1 - used) * 100)}% of the card is left empty before the next card`);
-          }
-        });
+        if (splitMode === 'autoSplit') splitCards += cards.length - 1;
+        faults.push(...typesettingFaults(cards, blocks, label, splitMode));
       }
     }
     assert.equal(used.size, themes.length, 'every theme was used');
-    assert.ok(fills.length >= 20, `${fills.length} autoSplit cards measured`);
+    assert.equal(sizesUsed.size, corpusSizes.length, 'every size was used');
+    assert.ok(splitCards >= 20, `${splitCards} autoSplit cards measured`);
     assert.deepEqual(problems, []);
+    assert.deepEqual(
+      faults.map((fault) => `${fault.kind}: ${fault.message}`),
+      [],
+      `faults by kind: ${JSON.stringify(countByKind(faults))}`,
+    );
   });
 
   it('draws a code window\'s three dots once, whether the block is fenced or written as HTML', async () => {

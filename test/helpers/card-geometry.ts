@@ -6,7 +6,9 @@ import { renderMarkdown } from '../../src/cards/markdown/render-markdown.js';
 import { renderCards, type RenderedImage, type SplitMode } from '../../src/cards/render/render-cards.js';
 import type { RenderPage } from '../../src/cards/render/render-page.js';
 import { pseudoElementBoxes, textFonts, type PseudoElementBox, type TextFonts } from './page-inspection.js';
+import { readBlockLines, type BlockLines } from './line-breaks.js';
 import type { RunningService } from './service.js';
+import type { Cards } from '../../src/cards/index.js';
 
 export interface Rect {
   left: number;
@@ -42,6 +44,10 @@ export interface CardGeometry {
   contentBottom: number;
   /** Code blocks, quotes and tables on the card holding no content line of their own (only a frame, header or label). */
   emptyFrames: string[];
+  /** Text drawn smaller than the request's minimum (see GeometryRequest), with its size in CSS px. */
+  smallText: string[];
+  /** The card shows an image, a diagram or a formula (something besides lines of text). */
+  hasPicture: boolean;
 }
 
 export interface Decoration extends PseudoElementBox {
@@ -72,41 +78,59 @@ export interface GeometryRequest {
  * of the faces that drew every text run (CSS.getPlatformFontsForNode).
  */
 export async function renderWithGeometry(
-  service: RunningService,
+  service: Pick<RunningService, 'app'>,
   request: GeometryRequest,
-  options: { fonts?: boolean } = {},
-): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[] }> {
-  const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
+  options: { fonts?: boolean; lines?: boolean } = {},
+): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[]; blocks: BlockLines[] }> {
+  return renderGeometryWith(service.app.cards, request, options);
+}
+
+/** renderWithGeometry on a core of its own (scripts/corpus.ts has no HTTP service). */
+export async function renderGeometryWith(
+  core: Pick<Cards, 'themes' | 'renderer'>,
+  request: GeometryRequest,
+  options: { fonts?: boolean; lines?: boolean } = {},
+): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[]; blocks: BlockLines[] }> {
+  const { theme, mode } = core.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
-  return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+  const size = { width: request.width ?? 440, height: request.height ?? 586, fontScale: request.fontScale ?? 1 };
+  const fontScale = layoutFontScale(size);
+  return core.renderer.run(AbortSignal.timeout(120_000), async (page) => {
     const images = await renderCards(page, {
       theme,
       mode,
-      width: request.width ?? 440,
-      height: request.height ?? 586,
+      width: size.width,
+      height: size.height,
       scale: request.scale ?? 1,
       // As the service lays the request out: a card smaller than the themes are drawn for is laid
       // out at that smallest size and drawn scaled down (request/resolve.ts).
-      fontScale: layoutFontScale({ width: request.width ?? 440, height: request.height ?? 586, fontScale: request.fontScale ?? 1 }),
+      fontScale,
       format: 'png',
       splitMode: request.splitMode ?? 'noSplit',
       overHiddenMode: request.overHiddenMode ?? false,
       contentHtml: html,
     });
-    const cards = await readGeometry(page);
+    const cards = await readGeometry(page, minTextPx * fontScale);
     const fonts = options.fonts ? await textFonts(page) : [];
-    return { images, cards, fonts };
+    const blocks = options.lines ? await readBlockLines(page) : [];
+    return { images, cards, fonts, blocks };
   });
 }
 
-async function readGeometry(page: RenderPage): Promise<CardGeometry[]> {
+/**
+ * The smallest text a card may draw, in CSS px at fontScale 1: the floor docs/api.md documents for
+ * diagrams, below the footer's page label (11–12 px), the themes' smallest text.
+ */
+const minTextPx = 10;
+
+async function readGeometry(page: RenderPage, smallestTextPx: number): Promise<CardGeometry[]> {
   const decorations = (await pseudoElementBoxes(page)).filter(isCardDecoration);
   // `__name`: the TypeScript loader wraps named inner functions in it (see src/cards/render/paginate.ts).
-  return page.evaluate<CardGeometry[]>(`(() => { const __name = (target) => target; return (${inPage.toString()})(${JSON.stringify(decorations)}); })()`);
+  return page.evaluate<CardGeometry[]>(`(() => { const __name = (target) => target; return (${inPage.toString()})(${JSON.stringify(decorations)}, ${smallestTextPx}); })()`);
 }
 
 /** Runs in the page: geometry of every card in #cards, in CSS px from the page's top-left corner. */
-function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
+function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGeometry[] {
   window.scrollTo(0, 0);
   // Hit testing sees decorations only where they take pointer events; make them all take them.
   const probeStyle = document.createElement('style');
@@ -122,11 +146,15 @@ function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
     const box = content.getBoundingClientRect();
     const lines: TextLine[] = [];
     const brokenWords: Array<{ word: string; allowed: boolean }> = [];
+    const smallText: string[] = [];
     const walker = document.createTreeWalker(card.querySelector('.card-content-inner')!, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
       if (!/\S/.test(node.data) || node.parentElement!.closest('.katex-mathml, .sr-only')) continue;
       range.selectNodeContents(node);
       const heading = node.parentElement!.closest('h1, h2, h3') !== null;
+      // Half a pixel of rounding allowed: fontScale multiplies sizes like 11 px by fractions.
+      const size = px(getComputedStyle(node.parentElement!).fontSize);
+      if (size < smallestTextPx - 0.5 && !node.parentElement!.closest('.katex')) smallText.push(`"${node.data.trim().slice(0, 30)}" at ${size.toFixed(1)} px`);
       for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) lines.push({ ...rect(r), text: node.data.slice(0, 30), heading });
       const cell = node.parentElement!.closest('td, th');
       if (!cell) continue;
@@ -182,6 +210,8 @@ function inPage(decorations: PseudoElementBox[]): CardGeometry[] {
         : undefined,
       lines,
       brokenWords,
+      smallText,
+      hasPicture: card.querySelector('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)') !== null,
       contentBottom: Math.max(box.top, ...Array.from(card.querySelectorAll('.card-content-inner *'), (el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => r.bottom)),
       emptyFrames: Array.from(card.querySelectorAll('.card-content-inner :is(pre, blockquote, table)'))
         .filter((frame) => {

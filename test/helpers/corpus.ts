@@ -14,6 +14,14 @@ export interface CorpusDocument {
 /** READMEs with tables, code, badges, HTML and long words, each a different author's Markdown. */
 export const corpusPackages = ['fastify', 'pino', 'katex', 'ioredis', 'lru-cache', 'prom-client'];
 
+/** The sizes the corpus is laid out at: the default card, Instagram's portrait, Xiaohongshu's, and the smallest. */
+export const corpusSizes = [
+  { width: 440, height: 586 },
+  { width: 1080, height: 1350 },
+  { width: 1242, height: 1660 },
+  { width: 200, height: 200 },
+];
+
 /** The texts in eight scripts, by file name. */
 export const corpusLanguages = ['zh-hans', 'zh-hant', 'ja', 'ko', 'ar', 'he', 'th', 'hi'];
 

@@ -25,6 +25,10 @@ export interface BlockLines {
   continues: boolean;
   /** Its computed text-align. */
   align: string;
+  /** The index of its card among the page's cards. */
+  card: number;
+  /** Nothing of the content follows it on its card: no other text block, code, image (or its placeholder), table or formula. */
+  lastOnCard: boolean;
 }
 
 const blockSelector = 'p, li, h1, h2, h3, h4, h5, h6, dt, dd, figcaption, td, th';
@@ -32,6 +36,16 @@ const blockSelector = 'p, li, h1, h2, h3, h4, h5, h6, dt, dd, figcaption, td, th
 /** Runs in the page: the lines of every text block of the cards on it. */
 function linesInPage(selector: string): BlockLines[] {
   const range = document.createRange();
+  const cards = Array.from(document.querySelectorAll('#cards > .card'));
+  /** A paragraph that shows nothing (left empty where an image was moved out of it). */
+  const blank = (element: Element) => element.localName === 'p' && (element.textContent ?? '').trim() === '' && !element.querySelector('img, svg');
+  /** Whether anything drawn as content comes after `block` on its card. */
+  const followed = (block: HTMLElement) => {
+    const inner = block.closest('.card')!.querySelector('.card-content-inner')!;
+    return Array.from(inner.querySelectorAll(`:is(${selector}, pre, img, svg, table, .katex-display, .image-placeholder)`)).some(
+      (other) => !block.contains(other) && !other.contains(block) && (block.compareDocumentPosition(other) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && !blank(other),
+    );
+  };
   return Array.from(document.querySelectorAll<HTMLElement>(`#cards .card-content-inner :is(${selector})`), (block) => {
     let text = '';
     const breaks: number[] = [];
@@ -71,6 +85,8 @@ function linesInPage(selector: string): BlockLines[] {
       overflows,
       continues: block.classList.contains('split-continues'),
       align: getComputedStyle(block).textAlign,
+      card: cards.indexOf(block.closest('.card')!),
+      lastOnCard: !followed(block),
     };
   });
 }
