@@ -34,6 +34,7 @@ import { remarkJoinCjkLines } from './cjk-line-breaks.js';
 import { rehypeCodeBlocks, remarkKeepCodeMeta } from './code-blocks.js';
 import { precheckMarkdown, rehypeDepthLimit, remarkDocumentLimits, tooDeepError } from './document-limits.js';
 import { rehypeMarkHanRepertoire } from './han-repertoire.js';
+import { rehypeLongWordBreaks } from './long-word-breaks.js';
 import { rehypeImageLayout } from './image-layout.js';
 import { rehypeHashtags } from './hashtags.js';
 import { rehypeInlineRemoteImages, type RemoteImageContext } from './inline-remote-images.js';
@@ -93,6 +94,8 @@ const htmlSteps: PluggableList = [
   // After the blocks are marked (only blocks mostly in another script need their CJK runs marked),
   // and after the break points, which must see a word like "Biome은" whole to keep it whole.
   rehypeUprightCjkRuns,
+  // After every step that reads a text node's words whole.
+  rehypeLongWordBreaks,
   rehypeMarkBlankDocument,
   rehypeStringify,
 ];
