@@ -2,7 +2,9 @@
 // and texts in eight scripts) through the real pipeline, each document in each split mode in a
 // different theme exactly as test/corpus.test.ts does, plus the sizes that are hard on themes
 // (200×200, and 1080×1440 with fontScale), and composes a contact sheet, docs/corpus.jpg, to look
-// at by eye: tables, small print, scripts, truncation and decorations at work.
+// at by eye: tables, small print, scripts, truncation and decorations at work. It then prints how
+// many faults of each kind the cards' own layout shows (test/helpers/typesetting-report.ts: the
+// kinds test/corpus.test.ts requires none of), and each fault.
 //
 //   npm run corpus                          docs/corpus.jpg
 //   npm run corpus -- --tiles out/          also keep every card as out/<n>-<document>-<theme>-<mode>-<card>.png
@@ -16,7 +18,9 @@ import { createCards, normalizeRequest } from '../src/cards/index.js';
 import { splitModes } from '../src/cards/request/schema.js';
 import { loadCommandConfig } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
+import { renderGeometryWith } from '../test/helpers/card-geometry.js';
 import { corpusDocuments } from '../test/helpers/corpus.js';
+import { countByKind, typesettingFaults, type Fault } from '../test/helpers/typesetting-report.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -70,10 +74,13 @@ async function label(text: string): Promise<Buffer> {
 const started = Date.now();
 await cards.start();
 const tiles: Array<{ png: Buffer; height: number }> = [];
+const faults: Fault[] = [];
 try {
   for (const [n, job] of jobs.entries()) {
     const request = normalizeRequest({ scale: 1, format: 'png', ...job.body });
     const { images } = await cards.render(request, AbortSignal.timeout(120_000));
+    const geometry = await renderGeometryWith(cards, { ...request, markdown: request.markdown }, { lines: true });
+    faults.push(...typesettingFaults(geometry.cards, geometry.blocks, job.label, request.splitMode));
     for (const [i, image] of images.slice(0, cardsPerRequest).entries()) {
       if (args.tiles) {
         fs.mkdirSync(args.tiles, { recursive: true });
@@ -98,3 +105,6 @@ fs.mkdirSync(path.dirname(args.out), { recursive: true });
 const sheet = contactSheet(tiles, { tileWidth, columns, gap, background: sheetBackground });
 const info = await (args.out.endsWith('.png') ? sheet.png() : sheet.jpeg({ quality: 78, mozjpeg: true })).toFile(args.out);
 console.log(`${tiles.length} cards from ${jobs.length} requests → ${path.relative(process.cwd(), args.out)} ${info.width}×${info.height}, ${(info.size / 1024).toFixed(0)} KiB, ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log('\nFaults by kind (test/helpers/typesetting-report.ts):');
+for (const [kind, count] of Object.entries(countByKind(faults))) console.log(`${String(count).padStart(5)}  ${kind}`);
+for (const fault of faults) console.log(`  ${fault.kind}: ${fault.message}`);

@@ -53,8 +53,8 @@ export interface CardGeometry {
 export interface Decoration extends PseudoElementBox {
   /** Drawn soft (blurred or mostly transparent): a wash or glow, which may run off the card. */
   soft: boolean;
-  /** Text lines it is painted over (not under), by the page's own hit testing. */
-  covers: string[];
+  /** Text lines it is painted over (not under), by the page's own hit testing: indexes into the card's `lines`. */
+  covers: number[];
   /** It draws text (a header title, a date, a page label). */
   label: boolean;
   /** A text label (header title, date, page label) that wrapped onto more lines than it has room for. */
@@ -110,7 +110,7 @@ export async function renderGeometryWith(
       overHiddenMode: request.overHiddenMode ?? false,
       contentHtml: html,
     });
-    const cards = await readGeometry(page, minTextPx * fontScale);
+    const cards = await readGeometry(page, minTextPx);
     const fonts = options.fonts ? await textFonts(page) : [];
     const blocks = options.lines ? await readBlockLines(page) : [];
     return { images, cards, fonts, blocks };
@@ -118,8 +118,9 @@ export async function renderGeometryWith(
 }
 
 /**
- * The smallest text a card may draw, in CSS px at fontScale 1: the floor docs/api.md documents for
- * diagrams, below the footer's page label (11–12 px), the themes' smallest text.
+ * The smallest text a card may draw, in the CSS px of its layout: the floor docs/api.md documents
+ * for diagrams, below the footer's page label (11–12 px), the themes' smallest text. fontScale
+ * scales the whole card (card-markup.ts lays it out at width ÷ fontScale), not the CSS px.
  */
 const minTextPx = 10;
 
@@ -176,8 +177,8 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
         const label = style ? /^["']/.test(style.content) && style.content.length > 3 && !/pre/.test(style.whiteSpace) && !/vertical/.test(style.writingMode) : false;
         const lineHeight = style ? parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.3 : 0;
         const wrapped = label && d.bottom - d.top - (parseFloat(style!.paddingTop) || 0) - (parseFloat(style!.paddingBottom) || 0) > lineHeight * 1.9;
-        const covers: string[] = [];
-        for (const line of lines) {
+        const covers: number[] = [];
+        for (const [index, line] of lines.entries()) {
           const left = Math.max(line.left, d.left) + 1;
           const right = Math.min(line.right, d.right) - 1;
           const top = Math.max(line.top, d.top) + 1;
@@ -185,7 +186,7 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
           if (left >= right || top >= bottom) continue;
           // On top of the text where the topmost thing hit is not the text's own element.
           const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-          if (hit && !hit.closest('.card-content-inner')) covers.push(line.text);
+          if (hit && !hit.closest('.card-content-inner')) covers.push(index);
         }
         return { ...d, soft, covers, wrapped, label };
       });
@@ -258,7 +259,9 @@ export function isCardDecoration(d: PseudoElementBox): boolean {
 /** Problems a reader would see on a card: text past an edge, decorations cut or over the text. */
 export function layoutProblems(card: CardGeometry, label: string): string[] {
   const problems: string[] = [];
-  const visible = card.lines.filter((line) => line.bottom > card.content.top && line.top < card.content.bottom);
+  // overHiddenMode hides what lies past its cut, though the page still lays it out there.
+  const end = Math.min(card.content.bottom, card.truncatedAt ?? Number.POSITIVE_INFINITY);
+  const visible = card.lines.filter((line) => line.bottom > card.content.top && line.top < end);
   for (const line of visible) {
     if (!inside(line, card.card)) problems.push(`${label}: text "${line.text}" crosses the card edge`);
   }
@@ -268,8 +271,9 @@ export function layoutProblems(card: CardGeometry, label: string): string[] {
     const where = `${label}: ${name(d)}`;
     if (!d.soft && !isBand(d, card.card) && !inside(d, card.card)) problems.push(`${where} is cut by the card edge`);
     if (d.wrapped) problems.push(`${where} is a label that no longer fits on its line`);
-    const visibleCovered = d.covers.filter((text) => visible.some((line) => line.text === text));
-    if (visibleCovered.length > 0) problems.push(`${where} is drawn over the text "${visibleCovered[0]}"`);
+    // By line, not by text: the lines of one paragraph share their label, and one past overHiddenMode's cut is hidden.
+    const visibleCovered = d.covers.map((index) => card.lines[index]!).filter((line) => visible.includes(line));
+    if (visibleCovered.length > 0) problems.push(`${where} is drawn over the text "${visibleCovered[0]!.text}"`);
   }
   // A label of the header, of the footer or of the card itself never runs into another of its ornaments. (Ornaments
   // without text may overlap: a fan and its medallion are drawn as one emblem.)
