@@ -3,9 +3,11 @@
 // and wait for them in a bounded queue of their own; two pools in one process (two cores) each keep
 // their own settings. Real worker threads, no browser.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
+import { CpuBudget } from '../src/cards/markdown/cpu-budget.js';
 import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { redPng } from './helpers/local-image-server.js';
 
@@ -104,5 +106,36 @@ describe('Markdown pools of two cores in one process', () => {
     assert.match(stopped.reason.message, /more than 50 ms of CPU time/);
     assert.equal(rendered.status, 'fulfilled', rendered.status === 'rejected' ? String(rendered.reason) : '');
     assert.match(rendered.value.html, /<strong>199<\/strong>/);
+  });
+});
+
+describe("a document's CPU budget", () => {
+  /** Uses about `ms` of this thread's CPU time. */
+  const burn = (ms: number) => {
+    const start = process.cpuUsage();
+    for (;;) {
+      const used = process.cpuUsage(start);
+      if ((used.user + used.system) / 1000 >= ms) return;
+    }
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  // This test's own thread, by its kernel id, as a worker reports its own.
+  const threadId = fs.existsSync('/proc/thread-self') ? Number(fs.readlinkSync('/proc/thread-self').split('/').pop()) : undefined;
+
+  it('counts both passes of a document: the second is stopped once the two together go past it', { skip: threadId === undefined && 'no per-thread CPU time here' }, async () => {
+    const budget = new CpuBudget(150);
+    let stops = 0;
+    budget.start(threadId, () => stops++);
+    burn(100);
+    // The budget reads the thread's time every 50 ms.
+    await pause(120);
+    budget.end();
+    assert.equal(budget.expired, false, 'one pass of 100 ms is within 150 ms');
+    budget.start(threadId, () => stops++);
+    burn(100);
+    await pause(120);
+    budget.end();
+    assert.equal(budget.expired, true, 'the second pass of 100 ms takes the document past 150 ms');
+    assert.equal(stops, 1);
   });
 });
