@@ -424,6 +424,36 @@ describe('previews: render pages of their own, and a budget charged by what they
     assert.ok(await eventually(() => !listProcesses().some((p) => p.cmdline.includes('svg-raster-process')), 10_000), 'a drawing process is left');
   });
 
+  it("a client whose previews wait for slow images never holds up another client's previews: waiting holds no Markdown worker", async (t) => {
+    // Previews have one Markdown worker here (two, all but one). Each of these waits 3 s for its images.
+    const slowImages = (n: number) => Array.from({ length: 3 }, (_, i) => `![late ${i}](${images.origin}/late.png?${n}-${i})`).join(' ');
+    const until = performance.now() + 8000;
+    const slowClient = (async () => {
+      const statuses: number[] = [];
+      for (let n = 0; performance.now() < until; n++) statuses.push((await post(service.baseUrl, '/api/preview', { markdown: slowImages(n) }, from('198.51.100.60'))).status);
+      return statuses;
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const notes: Promise<{ status: number; ms: number; message: unknown }>[] = [];
+    for (let i = 0; performance.now() < until; i++) {
+      notes.push(post(service.baseUrl, '/api/preview', { markdown: `A short note, number ${i}.` }, from('198.51.100.61')).then(({ status, ms, json }) => ({ status, ms, message: json.message })));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const answers = await Promise.all(notes);
+    const slowStatuses = await slowClient;
+
+    assert.deepEqual(
+      answers.map((answer) => answer.status),
+      answers.map(() => 200),
+      answers.map((answer) => String(answer.message)).join(' | '),
+    );
+    const latencies = answers.map((answer) => answer.ms).sort((a, b) => a - b);
+    const p95 = latencies[Math.ceil(latencies.length * 0.95) - 1]!;
+    t.diagnostic(`short notes: p95 ${Math.round(p95)} ms of ${latencies.length}; slow client's previews: ${slowStatuses.length}`);
+    assert.ok(p95 < 2000, `the short notes' p95 latency was ${Math.round(p95)} ms (all: ${latencies.map(Math.round).join(', ')})`);
+    assert.ok(slowStatuses.length >= 2 && slowStatuses.every((status) => status === 200), `the slow client's previews: ${slowStatuses.join(', ')}`);
+  });
+
   /** A document of `count` remote images, each a different URL, written as reference-style images. */
   const referenceImages = (count: number, tag: string) =>
     `${Array.from({ length: count }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: count }, (_, i) => `[r${i}]: ${images.origin}/red.png?${tag}-${i}`).join('\n')}`;

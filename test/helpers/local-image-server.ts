@@ -44,7 +44,7 @@ export function useBombSvg(levels = 11): string {
 /**
  * Routes: /red.png (image/png), /noise.png (600 px of random pixels), /red.svg, /bomb.svg (a <use> bomb), /external.svg (refers to
  * /inside-svg.png of this server), /redirect?to=<url> (302), /html (text/html), /fake.png (claims
- * image/png, sends HTML), /slow (answers after 5 s), anything else 404.
+ * image/png, sends HTML), /slow (answers after 5 s, with nothing), /late.png (/red.png after 3 s), anything else 404.
  */
 export async function startImageServer(host = '127.0.0.1'): Promise<LocalImageServer> {
   const hits: string[] = [];
@@ -77,6 +77,12 @@ export async function startImageServer(host = '127.0.0.1'): Promise<LocalImageSe
       case '/fake.png':
         response.writeHead(200, { 'content-type': 'image/png' });
         return response.end('<html><script>alert(1)</script></html>');
+      case '/late.png': {
+        // A slow image host: the image comes, but only after 3 s.
+        const timer = setTimeout(() => response.writeHead(200, { 'content-type': 'image/png', 'content-length': redPng.length }).end(redPng), 3000);
+        response.on('close', () => clearTimeout(timer));
+        return;
+      }
       case '/slow': {
         const timer = setTimeout(() => response.end(), 5000);
         response.on('close', () => clearTimeout(timer));

@@ -13,7 +13,8 @@ import { decodeDataUrl, sniffImage } from '../images/sniff-image.js';
 /** Per-document limits, so one request cannot make the server fetch without end. */
 const maxImagesPerDocument = 50;
 const maxBytesPerDocument = 40 * 1024 * 1024;
-const parallelFetches = 4;
+/** Images of one document fetched at once (here, and by the Markdown pool for its workers: answer-asks.ts). */
+export const parallelFetches = 4;
 
 export interface RemoteImageContext {
   /** Fetches http(s) images and draws SVGs (remote or data:) as PNG; without it both are placeholders. */

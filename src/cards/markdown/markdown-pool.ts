@@ -2,23 +2,25 @@
 // fixed set of worker threads (piscina), so parsing, Shiki, KaTeX and MDX never hold up the event
 // loop that answers /health and every other request.
 //
-// Each document gets a CPU time budget (MARKDOWN_CPU_LIMIT_MS, README.md "Limits"): the CPU time its
-// worker thread uses on it, read from the kernel's per-thread accounting (/proc) every 50 ms, so a
-// busy machine or the workers' lower priority never counts against a document. Where there is no
-// /proc, the worker's busy wall time is counted instead (never less than its CPU time), without
-// the waits for remote images. A document over budget is stopped by terminating its worker
-// (piscina starts a fresh one) and answered with a 400 naming the stage it was in.
+// Images and diagrams stay on the main thread, and no worker waits for them (they may take
+// seconds: a slow image host, SVG drawings one at a time, Mermaid in the browser), so a document's
+// waits never hold a worker another request needs. A document is rendered in one or two passes:
+// - the first pass renders it recording what it shows that must be fetched or drawn (remote images,
+//   SVG images, fetched or data: URLs, and Mermaid diagrams: document-asks.ts). A document that
+//   shows none (most of them) is done: that pass is its HTML;
+// - otherwise the pass answers with that list, and the main thread fetches and draws all of it with
+//   no worker held (answer-asks.ts: the caller's ImageSource, SvgRasterizer and DiagramDrawer,
+//   under its deadline, each image charged by beforeImage before);
+// - the second pass renders the document again with every answer given up front: nothing to wait
+//   for, and exactly the HTML (and image failures) one pass waiting for each answer would make.
 //
-// A document keeps its worker while it waits for its images and diagrams, which may take seconds:
-// previews (no key needed) may hold at most all workers but one (and wait in a bounded queue of
-// their own for it), so a request with a key always finds a worker that previews cannot hold.
+// Each document gets a CPU time budget (MARKDOWN_CPU_LIMIT_MS, README.md "Limits") that both passes
+// spend (cpu-budget.ts). A document over budget is stopped by terminating its worker (piscina starts
+// a fresh one) and answered with a 400 naming the stage it was in.
 //
-// Images and diagrams stay on the main thread: the worker asks for each one over the document's
-// MessagePort and gets the bytes fetched by the caller's ImageSource (or drawn by its
-// DiagramDrawer, in the browser) under the caller's deadline, so the HTML is exactly what
-// renderMarkdown alone makes. SVG images (fetched, or data: URLs the worker found) come back
-// drawn as PNG by images/svg-raster.ts.
-import fs from 'node:fs';
+// Previews (no key needed) may hold at most all workers but one with each pass (and wait in a
+// bounded queue of their own for it), so a request with a key always finds a worker that previews
+// cannot hold.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -26,14 +28,13 @@ import pLimit from 'p-limit';
 import { Piscina } from 'piscina';
 import { abortable } from '../deadlines.js';
 import { CardError } from '../errors.js';
-import type { FetchedImage } from '../images/remote-image-fetcher.js';
-import { decodeDataUrl } from '../images/sniff-image.js';
 import type { SvgRasterizer } from '../images/svg-raster.js';
+import type { RenderLane } from '../render/renderer.js';
+import { answerAsks } from './answer-asks.js';
+import { CpuBudget } from './cpu-budget.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
-import type { RenderLane } from '../render/renderer.js';
-import type { DiagramDrawer } from './mermaid-diagrams.js';
-import type { DiagramAnswer, ImageAnswer, MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
+import type { MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
 
 export interface MarkdownPoolOptions {
   /** Worker threads (MARKDOWN_THREADS). */
@@ -116,129 +117,83 @@ export class MarkdownPool {
 
   /** renderMarkdown, in a worker of this pool. Same options (and the lane and SVG drawer), same result. */
   render(markdown: string, { lane = 'requests', ...options }: MarkdownTaskOptions = {}): Promise<RenderedMarkdown> {
-    if (lane === 'requests') return this.renderInWorker(markdown, options, lane);
-    options.signal?.throwIfAborted();
-    if (this.previewAdmission.pendingCount >= (this.options.previewQueueMax ?? 4)) {
-      return Promise.reject(new CardError('busy', 'Every Markdown worker open to previews is busy and their queue is full; retry in a moment.', { retryAfterSeconds: 1 }));
+    if (lane === 'previews') {
+      options.signal?.throwIfAborted();
+      if (this.previewAdmission.pendingCount >= (this.options.previewQueueMax ?? 4)) {
+        return Promise.reject(new CardError('busy', 'Every Markdown worker open to previews is busy and their queue is full; retry in a moment.', { retryAfterSeconds: 1 }));
+      }
     }
-    // A preview whose deadline passes while it waits is answered at once; its turn then ends at once.
-    const turn = this.previewAdmission(() => this.renderInWorker(markdown, options, lane));
-    return options.signal ? abortable(turn, options.signal) : turn;
+    // The caller stops waiting at once (a preview waiting for its turn too, which then ends at once).
+    const rendered = this.renderDocument(markdown, options, lane);
+    return options.signal ? abortable(rendered, options.signal) : rendered;
   }
 
-  private async renderInWorker(markdown: string, options: Omit<MarkdownTaskOptions, 'lane'>, lane: RenderLane): Promise<RenderedMarkdown> {
-    const { signal } = options;
-    signal?.throwIfAborted();
+  private async renderDocument(markdown: string, options: Omit<MarkdownTaskOptions, 'lane'>, lane: RenderLane): Promise<RenderedMarkdown> {
+    options.signal?.throwIfAborted();
     // Linear scans, here as well as in the worker: a document they refuse never waits for one.
     precheckMarkdown(markdown);
-    const { port1, port2 } = new MessageChannel();
-    const kill = new AbortController();
-    const budget = new CpuBudget(this.options.cpuLimitMs, () => kill.abort());
-    let stage = 'waiting for a worker';
-    let started = false;
-    // Images and diagrams the worker waits for: that time is not the document's CPU time.
-    let waitingOnMainThread = 0;
-    const waitOnMainThread = () => {
-      if (waitingOnMainThread++ === 0) budget.pause();
-    };
-    const answer = (message: ImageAnswer | DiagramAnswer, transfer: ArrayBuffer[]) => {
-      if (--waitingOnMainThread === 0) budget.resume();
-      port1.postMessage(message, transfer);
-    };
-    /**
-     * A failure of the request itself (what beforeImage refused with, a full queue while drawing
-     * a diagram): the document's answer once the worker is done.
-     */
-    let requestFailure: { error: unknown } | undefined;
-
-    port1.on('message', (message: WorkerMessage) => {
-      if (message.type === 'start') {
-        started = true;
-        stage = 'starting';
-        budget.start(message.threadId);
-        return;
-      }
-      if (message.type === 'stage') {
-        stage = message.stage;
-        return;
-      }
-      waitOnMainThread();
-      if (message.type === 'image') {
-        if (signal?.aborted) {
-          // The request is over; its document, still running, asks for the images it had queued: none is fetched or drawn.
-          answer({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request ended' }, []);
-          return;
-        }
-        void (async () => {
-          // Remote images and data: SVGs alike: the worker asks only for what must be fetched or drawn.
-          if (options.beforeImage) {
-            try {
-              if (!requestFailure) await options.beforeImage();
-            } catch (error) {
-              requestFailure ??= { error };
-            }
-            if (requestFailure) {
-              // Not fetched; the worker finishes the document (every image left answered like this one) and the caller gets the refusal.
-              answer({ type: 'image', id: message.id, ok: false, message: 'not fetched: the request was refused' }, []);
-              return;
-            }
-          }
-          const [image, transfer] = await answerImage(options, message, lane);
-          answer(image, transfer);
-        })();
-        return;
-      }
-      if (requestFailure) {
-        // The request has its answer already: no browser work for it.
-        answer({ type: 'diagram', id: message.id, drawn: { ok: false, message: 'not drawn: the request was refused' } }, []);
-        return;
-      }
-      void drawDiagram(options.diagrams, message, signal).then(
-        ([diagram, transfer]) => answer(diagram, transfer),
-        (error: unknown) => {
-          requestFailure ??= { error };
-          // The worker still gets an answer, so it finishes and is free for the next document.
-          answer({ type: 'diagram', id: message.id, drawn: { ok: false, message: 'not drawn' } }, []);
-        },
-      );
-    });
-
-    const task: MarkdownTask = {
+    const budget = new CpuBudget(this.options.cpuLimitMs);
+    const task: Omit<MarkdownTask, 'port'> = {
       markdown,
       mdxMode: options.mdxMode ?? false,
       hashtags: options.hashtags !== false,
       fetchImages: options.remoteImages !== undefined,
       drawDiagrams: options.diagrams !== undefined,
-      port: port2,
     };
-    const done = this.piscina
-      .run(task, { transferList: [port2], signal: kill.signal })
-      .then(
-        (result) => {
-          if (requestFailure) throw requestFailure.error;
-          if (result.ok) return { html: result.html, imageFailures: result.imageFailures };
-          throw new CardError(result.kind, result.message);
-        },
-        (error: unknown) => {
-          throw this.failure(error, budget.expired, stage);
-        },
-      )
-      .finally(() => {
-        budget.stop();
-        port1.close();
-      });
+    let result = await this.runPass(task, [], budget, lane, options.signal);
+    if (result.type === 'asks') {
+      // No worker is held while the images are fetched and the diagrams drawn.
+      const { answers, transfer } = await answerAsks(result.asks, options, lane);
+      result = await this.runPass({ ...task, answers }, transfer, budget, lane, options.signal);
+    }
+    if (result.type === 'html') return { html: result.html, imageFailures: result.imageFailures };
+    if (result.type === 'refused') throw new CardError(result.kind, result.message);
+    // The second pass was given an answer to every ask of the first, and the pipeline asks the same again.
+    throw new Error('the Markdown worker asked for images or diagrams again in its second pass');
+  }
 
-    if (!signal) return done;
-    // The caller stops waiting at once. A document still queued is taken off the queue; one already
+  /** One pass of a document in a worker, in its lane's turn: the previews' turns leave one worker to requests. */
+  private runPass(
+    task: Omit<MarkdownTask, 'port'>,
+    transfer: ArrayBuffer[],
+    budget: CpuBudget,
+    lane: RenderLane,
+    signal: AbortSignal | undefined,
+  ): Promise<MarkdownTaskResult> {
+    const pass = () => this.runInWorker(task, transfer, budget, signal);
+    return lane === 'previews' ? this.previewAdmission(pass) : pass();
+  }
+
+  private async runInWorker(task: Omit<MarkdownTask, 'port'>, transfer: ArrayBuffer[], budget: CpuBudget, signal: AbortSignal | undefined): Promise<MarkdownTaskResult> {
+    signal?.throwIfAborted();
+    const { port1, port2 } = new MessageChannel();
+    const kill = new AbortController();
+    let stage = 'waiting for a worker';
+    let started = false;
+    port1.on('message', (message: WorkerMessage) => {
+      if (message.type === 'start') {
+        started = true;
+        stage = 'starting';
+        budget.start(message.threadId, () => kill.abort());
+      } else {
+        stage = message.stage;
+      }
+    });
+    // A document still queued when its caller stops waiting is taken off the queue; one already
     // running finishes (within its budget) so its worker is not thrown away for nothing.
-    signal.addEventListener(
-      'abort',
-      () => {
-        if (!started) kill.abort();
-      },
-      { once: true },
-    );
-    return abortable(done, signal);
+    const takeOffQueue = () => {
+      if (!started) kill.abort();
+    };
+    signal?.addEventListener('abort', takeOffQueue, { once: true });
+    try {
+      return await this.piscina.run({ ...task, port: port2 } satisfies MarkdownTask, { transferList: [port2, ...transfer], signal: kill.signal });
+    } catch (error) {
+      throw this.failure(error, budget.expired, stage);
+    } finally {
+      budget.end();
+      port1.close();
+      signal?.removeEventListener('abort', takeOffQueue);
+    }
   }
 
   private failure(error: unknown, overBudget: boolean, stage: string): unknown {
@@ -274,118 +229,5 @@ export class MarkdownPool {
   close(): Promise<void> {
     this.closed ??= this.piscina.destroy();
     return this.closed;
-  }
-}
-
-async function answerImage(
-  { remoteImages, svgImages, signal }: Pick<MarkdownTaskOptions, 'remoteImages' | 'svgImages' | 'signal'>,
-  request: Extract<WorkerMessage, { type: 'image' }>,
-  lane: RenderLane,
-): Promise<[ImageAnswer, ArrayBuffer[]]> {
-  try {
-    const draw = (svg: Buffer) => {
-      if (!svgImages) throw new Error('SVG images are not drawn here');
-      return svgImages.rasterize(svg, signal, lane);
-    };
-    let image: FetchedImage;
-    if (request.src.startsWith('data:')) {
-      // The worker found an SVG in it (inline-remote-images.ts).
-      image = await draw(decodeDataUrl(request.src)?.bytes ?? Buffer.alloc(0));
-    } else {
-      if (!remoteImages) throw new Error('remote images are not fetched here');
-      const fetched = await remoteImages.fetch(request.src, signal);
-      image = fetched.mimeType === 'image/svg+xml' ? await draw(fetched.bytes) : fetched;
-    }
-    // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
-    const bytes = new Uint8Array(image.bytes);
-    return [{ type: 'image', id: request.id, ok: true, mimeType: image.mimeType, bytes, width: image.width, height: image.height, cssWidth: image.cssWidth }, [bytes.buffer]];
-  } catch (error) {
-    return [{ type: 'image', id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }, []];
-  }
-}
-
-async function drawDiagram(
-  drawer: DiagramDrawer | undefined,
-  request: Extract<WorkerMessage, { type: 'diagram' }>,
-  signal: AbortSignal | undefined,
-): Promise<[DiagramAnswer, ArrayBuffer[]]> {
-  signal?.throwIfAborted();
-  if (!drawer) return [{ type: 'diagram', id: request.id, drawn: { ok: false, message: 'Diagrams are not drawn here.' } }, []];
-  const drawn = await drawer.draw(request.source);
-  if (!drawn.ok) return [{ type: 'diagram', id: request.id, drawn }, []];
-  // A copy: the drawer may keep its image (a cache), and the copy's memory moves to the worker.
-  const png = new Uint8Array(drawn.png);
-  return [{ type: 'diagram', id: request.id, drawn: { ...drawn, png } }, [png.buffer]];
-}
-
-const clockTicksPerMs = 100 / 1000;
-
-/** The CPU time (user + system) a thread of this process has used, in ms; undefined without /proc. */
-function threadCpuMs(threadId: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
-    // Fields after the command name in parentheses: state is field 3, utime 14 and stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / clockTicksPerMs;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * One document's CPU budget: the worker thread's own CPU time where the kernel reports it, else the
- * worker's busy time (paused while it waits for images).
- */
-class CpuBudget {
-  private timer: NodeJS.Timeout | undefined;
-  private poll: NodeJS.Timeout | undefined;
-  private since = 0;
-  private stopped = false;
-  private wallClock = false;
-  expired = false;
-
-  constructor(
-    private remainingMs: number,
-    private readonly onExpire: () => void,
-  ) {}
-
-  start(threadId: number | undefined): void {
-    const base = threadId === undefined ? undefined : threadCpuMs(threadId);
-    if (base === undefined) {
-      this.wallClock = true;
-      this.resume();
-      return;
-    }
-    this.poll = setInterval(() => {
-      const used = threadCpuMs(threadId!);
-      if (used !== undefined && used - base < this.remainingMs) return;
-      this.expire();
-    }, 50);
-  }
-
-  pause(): void {
-    if (!this.timer) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.remainingMs -= performance.now() - this.since;
-  }
-
-  resume(): void {
-    if (!this.wallClock || this.timer || this.stopped) return;
-    this.since = performance.now();
-    this.timer = setTimeout(() => this.expire(), Math.max(0, this.remainingMs));
-  }
-
-  stop(): void {
-    this.pause();
-    clearInterval(this.poll);
-    this.stopped = true;
-  }
-
-  private expire(): void {
-    if (this.stopped) return;
-    this.expired = true;
-    this.stop();
-    this.onExpire();
   }
 }

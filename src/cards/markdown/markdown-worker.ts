@@ -1,15 +1,15 @@
 // The body of a Markdown worker thread (see markdown-pool.ts): runs the whole Markdown pipeline
 // (parse, MDX, Shiki, KaTeX, sanitizer) for one document, so a slow document costs a worker, never
-// the event loop that answers every other request. Remote images are asked of the main thread.
+// the event loop that answers every other request. A worker never waits for the main thread: a
+// document's first pass records the images and diagrams it shows and answers with that list when
+// there are any; its second pass is given them fetched and drawn (document-asks.ts).
 import fs from 'node:fs';
 import os from 'node:os';
-import { workerData, type MessagePort } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { CardError } from '../errors.js';
-import { RemoteImageRefused, type FetchedImage, type ImageSource } from '../images/remote-image-fetcher.js';
+import { AskedDiagrams, AskedImages } from './document-asks.js';
 import { renderMarkdown } from './render-markdown.js';
-import type { DrawnDiagram } from '../diagrams/diagram-page.js';
-import type { DiagramDrawer } from './mermaid-diagrams.js';
-import { lazyWarmUpDocuments, type DiagramAnswer, type ImageAnswer, type MarkdownTask, type MarkdownTaskResult, type WorkerMessage, type WorkerSettings } from './worker-protocol.js';
+import { lazyWarmUpDocuments, type MarkdownTask, type MarkdownTaskResult, type WorkerMessage, type WorkerSettings } from './worker-protocol.js';
 
 // Workers yield the CPU to the main thread (which answers every request, /health included) and to
 // the browser: on Linux a thread has its own nice value, set through its kernel thread id.
@@ -59,75 +59,29 @@ async function warmLazyParts(): Promise<void> {
   }
 }
 
-/** An ImageSource that asks the main thread, which fetches through the real one. */
-class MainThreadImages implements ImageSource {
-  private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (image: FetchedImage) => void; reject: (error: Error) => void }>();
-
-  constructor(private readonly port: MessagePort) {
-    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
-      if (answer.type !== 'image') return;
-      const pending = this.waiting.get(answer.id);
-      if (!pending) return;
-      this.waiting.delete(answer.id);
-      if (answer.ok) {
-        const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
-        pending.resolve({ mimeType: answer.mimeType, bytes, width: answer.width, height: answer.height, cssWidth: answer.cssWidth });
-      } else {
-        pending.reject(new RemoteImageRefused(answer.message));
-      }
-    });
-  }
-
-  fetch(source: string): Promise<FetchedImage> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.port.postMessage({ type: 'image', id, src: source } satisfies WorkerMessage);
-    });
-  }
-}
-
-/** A DiagramDrawer that asks the main thread, which draws in the browser. */
-class MainThreadDiagrams implements DiagramDrawer {
-  private nextId = 0;
-  private readonly waiting = new Map<number, (drawn: DrawnDiagram) => void>();
-
-  constructor(private readonly port: MessagePort) {
-    port.on('message', (answer: ImageAnswer | DiagramAnswer) => {
-      if (answer.type !== 'diagram') return;
-      this.waiting.get(answer.id)?.(answer.drawn);
-      this.waiting.delete(answer.id);
-    });
-  }
-
-  draw(source: string): Promise<DrawnDiagram> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.port.postMessage({ type: 'diagram', id, source } satisfies WorkerMessage);
-    });
-  }
-}
-
 export default async function renderInWorker(task: MarkdownTask): Promise<MarkdownTaskResult> {
   const { port } = task;
   documentsInProgress++;
   port.postMessage({ type: 'start', threadId } satisfies WorkerMessage);
   try {
+    // Always there: SVG images are drawn as PNG by the main thread even when none are fetched.
+    const images = new AskedImages(task.answers?.images);
+    const diagrams = task.drawDiagrams ? new AskedDiagrams(task.answers?.diagrams) : undefined;
     const { html, imageFailures } = await renderMarkdown(task.markdown, {
       mdxMode: task.mdxMode,
       hashtags: task.hashtags,
-      // Always there: SVG images are drawn as PNG by the main thread even when none are fetched.
-      remoteImages: new MainThreadImages(port),
+      remoteImages: images,
       fetchRemote: task.fetchImages,
-      diagrams: task.drawDiagrams ? new MainThreadDiagrams(port) : undefined,
+      diagrams,
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),
     });
-    return { ok: true, html, imageFailures };
+    // A first pass that asked for nothing is the document's HTML: most documents have a single pass.
+    const asks = { images: images.asked, diagrams: diagrams?.asked ?? [] };
+    if (asks.images.length > 0 || asks.diagrams.length > 0) return { type: 'asks', asks };
+    return { type: 'html', html, imageFailures };
   } catch (error) {
     // Domain errors cross the thread boundary as values: a thrown error would lose its kind.
-    if (error instanceof CardError) return { ok: false, kind: error.kind, message: error.message };
+    if (error instanceof CardError) return { type: 'refused', kind: error.kind, message: error.message };
     throw error;
   } finally {
     port.close();

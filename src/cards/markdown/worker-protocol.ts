@@ -1,7 +1,8 @@
-// The messages between the Markdown pool (main thread) and its workers, over one MessagePort per
-// document. Images are fetched by the main thread (its SSRF guard, caches and request deadline stay
-// in one place) and diagrams are drawn by it (in the browser); the worker asks for each one and
-// waits for the bytes.
+// The messages between the Markdown pool (main thread) and its workers. Images are fetched by the
+// main thread (its SSRF guard, caches and request deadline stay in one place) and diagrams are
+// drawn by it (in the browser), never while a worker waits: a document that shows any is rendered
+// twice (markdown-pool.ts). The first pass answers with what the document asks for; the second is
+// given every answer with the task, so nothing in a worker waits for the main thread.
 import type { DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { CardErrorKind } from '../errors.js';
 
@@ -13,29 +14,42 @@ export interface MarkdownTask {
   fetchImages: boolean;
   /** Whether Mermaid diagrams are drawn (else they stay code blocks, as without a drawer). */
   drawDiagrams: boolean;
-  /** The document's own channel; transferred with the task. */
+  /**
+   * What the main thread fetched and drew for the document's first pass; absent in the first pass,
+   * which records what the document asks for instead.
+   */
+  answers?: DocumentAnswers;
+  /** The document's own channel for its progress; transferred with the task. */
   port: import('node:worker_threads').MessagePort;
 }
 
+/** What a document asks of the main thread, in the order its pipeline asked. */
+export interface DocumentAsks {
+  /** http(s) images to fetch and SVG `data:` images to draw as PNG, once per image shown (a source may repeat). */
+  images: string[];
+  /** Mermaid sources to draw, once per diagram. */
+  diagrams: string[];
+}
+
+/** Every answer to a document's asks, by image source and by diagram source. */
+export interface DocumentAnswers {
+  images: Map<string, FetchedOrRefused>;
+  diagrams: Map<string, DrawnDiagram>;
+}
+
+/** One image's bytes, or why there are none. */
+export type FetchedOrRefused =
+  | { ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number; cssWidth?: number }
+  | { ok: false; message: string };
+
 export type MarkdownTaskResult =
-  | { ok: true; html: string; imageFailures: { src: string; reason: string }[] }
-  | { ok: false; kind: CardErrorKind; message: string };
+  | { type: 'html'; html: string; imageFailures: { src: string; reason: string }[] }
+  /** The first pass of a document that shows images or diagrams: what to fetch and draw before the second. */
+  | { type: 'asks'; asks: DocumentAsks }
+  | { type: 'refused'; kind: CardErrorKind; message: string };
 
 /** Worker → main. `start` comes first, with the worker's kernel thread id when it has one (Linux). */
-export type WorkerMessage =
-  | { type: 'start'; threadId?: number }
-  | { type: 'stage'; stage: string }
-  /** An http(s) image to fetch, or an SVG `data:` image to draw as PNG. */
-  | { type: 'image'; id: number; src: string }
-  | { type: 'diagram'; id: number; source: string };
-
-/** Main → worker: one image's bytes, or why there are none. */
-export type ImageAnswer =
-  | { type: 'image'; id: number; ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number; cssWidth?: number }
-  | { type: 'image'; id: number; ok: false; message: string };
-
-/** Main → worker: one diagram drawn, or why it could not be. */
-export type DiagramAnswer = { type: 'diagram'; id: number; drawn: DrawnDiagram };
+export type WorkerMessage = { type: 'start'; threadId?: number } | { type: 'stage'; stage: string };
 
 /** What every worker is started with (piscina's workerData). */
 export interface WorkerSettings {
