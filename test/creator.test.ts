@@ -14,10 +14,11 @@ import { prepareContent } from '../src/cards/pipeline.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
 import { layoutFontScale, resolveRequest } from '../src/cards/request/resolve.js';
-import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { countNear, decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { textFonts } from './helpers/page-inspection.js';
-import { startService, type RunningService } from './helpers/service.js';
+import { postJson } from './helpers/post-json.js';
+import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
 /** A 2×2 red PNG, as an avatar. */
 const avatarPng = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#e0245e' } }).png().toBuffer();
@@ -380,6 +381,33 @@ describe('for creators', () => {
     assert.equal(content!.signature, 'Lin');
     const { status } = await service.generate({ markdown: remote(`${images.origin}/missing.png`) });
     assert.equal(status, 200);
+  });
+
+  it('fetches a watermark logo given by address under the remote-image rules, and warns and draws the cards without it when it cannot', async () => {
+    const imagesOf = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+    const body = { markdown: content, theme: 'plain-notes', splitMode: 'hrSplit', scale: 1 };
+    const plain = await imagesOf(await service.generate(body));
+    const logo = await service.generate({ ...body, watermark: { image: `${images.origin}/red.png`, opacity: 1 } });
+    assert.equal(logo.status, 200, JSON.stringify(logo.json));
+    assert.deepEqual(logo.json.warnings ?? [], []);
+    for (const [index, png] of (await imagesOf(logo)).entries()) {
+      assert.ok(countNear(png, [230, 20, 20]) > 500, `card ${index + 1} shows the red logo`);
+      assert.ok(differingFraction(png, plain[index]!) > 0.001, `card ${index + 1} differs from the cards without it`);
+    }
+    // The cover endpoint fetches it too.
+    const cover = await postJson(service.baseUrl, '/api/generate/cover', { text: 'Logo', scale: 1, watermark: { image: `${images.origin}/red.png`, opacity: 1 } }, { 'x-api-key': testApiKey });
+    assert.equal(cover.status, 200, JSON.stringify(cover.json));
+    assert.ok(countNear(decodePng((await download(cover.json.images[0].url)).bytes), [230, 20, 20]) > 500, 'the cover shows the red logo');
+    // Missing, or at an address the rules refuse: the cards as without it, and a warning naming it.
+    for (const address of [`${images.origin}/missing.png`, 'http://169.254.169.254/latest/logo.png']) {
+      const missing = await service.generate({ ...body, watermark: { image: address } });
+      assert.equal(missing.status, 200, JSON.stringify(missing.json));
+      assert.ok(
+        (missing.json.warnings ?? []).some((warning: string) => warning.startsWith(`watermark.image ${address} was not drawn: `)),
+        JSON.stringify(missing.json.warnings),
+      );
+      for (const [index, png] of (await imagesOf(missing)).entries()) assert.ok(differingFraction(png, plain[index]!) < 0.0001, `card ${index + 1} is drawn without the logo`);
+    }
   });
 
   it('draws the cover and the signature: the images differ from the same document without front matter', async () => {

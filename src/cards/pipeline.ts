@@ -3,7 +3,7 @@
 // createCards (index.ts) wires these stages once; every front end calls them through it.
 import type { Logger } from './logger.js';
 import { illegibleDiagramWarning } from './diagrams/legibility.js';
-import { toDataUri, type ImageSource } from './images/remote-image-fetcher.js';
+import type { ImageSource } from './images/remote-image-fetcher.js';
 import type { SvgRasterizer } from './images/svg-raster.js';
 import type { MarkdownPool } from './markdown/markdown-pool.js';
 import { cardGeometry } from './render/card-markup.js';
@@ -12,6 +12,8 @@ import type { RenderLimits } from './render/render-limits.js';
 import type { Renderer, RenderLane } from './render/renderer.js';
 import type { ResolvedRequest } from './request/resolve.js';
 import type { CreatorOptions } from './request/schema.js';
+import type { Watermark } from './request/watermark.js';
+import { withAvatar, withWatermarkImage } from './remote-pictures.js';
 import type { PendingDeletions } from './storage/pending-deletions.js';
 import { savedRequestFile } from './storage/saved-request.js';
 import { storeAll, type StoredImage } from './storage/store-all.js';
@@ -58,12 +60,14 @@ export interface PreparedContent extends ThemeChoice {
   complete: boolean;
   /** The front matter's cover, signature and closing card, with a remote avatar fetched (or dropped when it could not be). */
   creator?: CreatorOptions;
+  /** The request's watermark, with a logo given by address fetched (or dropped when it could not be). */
+  watermark?: Watermark;
 }
 
 export interface PrepareOptions {
   /** The renderer's lane the diagrams are drawn in: the previews draw in their own (see Renderer). */
   lane?: RenderLane;
-  /** Told before each image is fetched or drawn (see RenderMarkdownOptions.beforeImage), the avatar too. */
+  /** Told before each image is fetched or drawn (see RenderMarkdownOptions.beforeImage), the avatar and watermark logo too. */
   beforeImage?: () => void | Promise<void>;
 }
 
@@ -94,7 +98,7 @@ export async function prepareContent(
   };
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop;
   // the front matter was read when the request was normalized and is not content.
-  const [{ html, imageFailures }, creator] = await Promise.all([
+  const [{ html, imageFailures }, creator, mark] = await Promise.all([
     parts.markdown.render(request.content ?? request.markdown, {
       mdxMode: request.mdxMode,
       hashtags: request.hashtags,
@@ -105,35 +109,20 @@ export async function prepareContent(
       beforeImage,
       lane,
     }),
-    withAvatar(parts, request.creator, signal, lane, beforeImage),
+    withAvatar(parts, request.creator, { signal, lane, beforeImage }),
+    withWatermarkImage(parts, request.watermark, { signal, lane, beforeImage }),
   ]);
-  for (const failure of [...imageFailures, ...creator.failures]) parts.log.info(failure, 'remote image drawn as a placeholder');
-  const complete = imageFailures.length === 0 && creator.failures.length === 0 && diagramsComplete;
-  return { theme, mode, warnings: [...warnings, ...new Set(diagramWarnings)], html, creator: creator.options, complete };
-}
-
-/** The creator options with a remote avatar fetched under the remote-image rules and inlined; without it when it cannot be. */
-async function withAvatar(parts: PipelineParts, creator: CreatorOptions | undefined, signal: AbortSignal, lane: RenderLane, beforeImage?: () => void | Promise<void>) {
-  const failures: { src: string; reason: string }[] = [];
-  const avatar = creator?.avatar;
-  if (!creator || !avatar || avatar.startsWith('data:')) return { options: creator, failures };
-  // Charged like any remote image; a refusal is the request's answer, not a placeholder.
-  if (parts.remoteImages) await beforeImage?.();
-  try {
-    if (!parts.remoteImages) throw new Error('remote images are off (REMOTE_IMAGES)');
-    return { options: { ...creator, avatar: toDataUri(await parts.svgImages.rasterizeIfSvg(await parts.remoteImages.fetch(avatar, signal), signal, lane)) }, failures };
-  } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    failures.push({ src: avatar, reason: error instanceof Error ? error.message : String(error) });
-    return { options: { ...creator, avatar: undefined }, failures };
-  }
+  const pictureFailures = [...creator.failures, ...mark.failures];
+  for (const failure of [...imageFailures, ...pictureFailures]) parts.log.info(failure, 'remote image drawn as a placeholder');
+  const complete = imageFailures.length === 0 && pictureFailures.length === 0 && diagramsComplete;
+  return { theme, mode, warnings: [...warnings, ...new Set(diagramWarnings), ...mark.warnings], html, creator: creator.options, watermark: mark.watermark, complete };
 }
 
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { request } = resolved;
-  const { theme, mode, warnings, html, complete, creator } = await prepareContent(parts, resolved, signal);
-  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, contentHtml: html }, parts.renderLimits));
+  const { theme, mode, warnings, html, complete, creator, watermark } = await prepareContent(parts, resolved, signal);
+  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, watermark, contentHtml: html }, parts.renderLimits));
   return { images, complete, warnings };
 }
 

@@ -70,7 +70,7 @@ const unwrapRefusal = (error: unknown): never => {
 
 export async function previewRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
   const { request } = resolved;
-  const { theme, mode, warnings, html, creator } = await prepareContent(parts, resolved, signal, {
+  const { theme, mode, warnings, html, creator, watermark } = await prepareContent(parts, resolved, signal, {
     lane: 'previews',
     beforeImage: meter && (() => meter.image()),
   });
@@ -83,7 +83,7 @@ export async function previewRequest(parts: PipelineParts, resolved: ResolvedReq
     // The markup renderCards lays out and captures for a noSplit request, with the tables and the
     // front matter's cover fitted to the card as Generate fits them (fit-tables.ts and
     // cover/fit-cover.ts write their sizes into the HTML).
-    let renderRequest = { ...request, theme, mode, creator, contentHtml: html };
+    let renderRequest = { ...request, theme, mode, creator, watermark, contentHtml: html };
     let coverHtml: string | undefined;
     if (hasTables(html) || creator?.cover) {
       await meter?.pageLayout();
@@ -104,7 +104,7 @@ export async function previewRequest(parts: PipelineParts, resolved: ResolvedReq
     const scale = Math.min(request.scale, maxPreviewScale);
     const chargeCards = meter && ((count: number, pixels: number) => chargeOrRefuse(() => meter.cards(count, pixels)));
     const images = await parts.renderer
-      .run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
+      .run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, watermark, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
       .catch(unwrapRefusal);
     cards = images.map((image) => ({
       image: `data:image/webp;base64,${image.data.toString('base64')}`,

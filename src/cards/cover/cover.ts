@@ -9,6 +9,7 @@ import type { CoverRequest } from '../request/cover-schema.js';
 import { layoutFontScale } from '../request/resolve.js';
 import { storeAll, type StoredImage } from '../storage/store-all.js';
 import { coverDesigns } from './cover-designs.js';
+import { withWatermarkImage } from '../remote-pictures.js';
 import { fitCover, smallestDesignFit } from './fit-cover.js';
 import type { Theme } from '../themes/theme-file.js';
 
@@ -29,7 +30,8 @@ export function coverLayout(request: CoverRequest, theme: Theme, mode: string | 
 export async function renderCover(parts: PipelineParts, request: CoverRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { theme, mode, warnings } = parts.themes.resolve(request.theme, request.themeMode);
   checkCoverSize(request, parts.renderLimits ?? defaultRenderLimits);
-  const { designs, card } = coverLayout(request, theme, mode);
+  const mark = await withWatermarkImage(parts, request.watermark, { signal, lane: 'requests' });
+  const { designs, card } = coverLayout({ ...request, watermark: mark.watermark }, theme, mode);
   const images = await parts.renderer.run(signal, async (page) => {
     const rendered: RenderedImage[] = [];
     for (const design of designs) {
@@ -40,7 +42,7 @@ export async function renderCover(parts: PipelineParts, request: CoverRequest, s
     }
     return rendered;
   });
-  return { images, complete: true, warnings };
+  return { images, complete: mark.failures.length === 0, warnings: [...warnings, ...mark.warnings] };
 }
 
 /** Renders the covers and stores them; on any failure nothing stays stored. */

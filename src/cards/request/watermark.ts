@@ -22,7 +22,10 @@ export const watermarkLimits = {
   size: { min: 8, max: 72, default: 14 },
 } as const;
 
-const { textMaxLength, imageMaxLength, opacity, size } = watermarkLimits;
+const { textMaxLength, imageMaxLength, imageMaxPixels, opacity, size } = watermarkLimits;
+
+/** A data: URI (checked here), or an http(s) address, fetched when the cards are drawn (remote-pictures.ts). */
+const imageSourcePattern = `(?:${dataImagePattern})|^https?://\\S+$`;
 
 const WatermarkObject = Type.Object(
   {
@@ -30,8 +33,10 @@ const WatermarkObject = Type.Object(
     image: Type.Optional(
       Type.String({
         maxLength: imageMaxLength,
-        pattern: dataImagePattern,
-        description: `a small image (a logo) as a data:image/(png|jpeg|gif|webp);base64 URI of at most ${imageMaxLength} characters`,
+        pattern: imageSourcePattern,
+        description:
+          `a small image (a logo, at most ${imageMaxPixels}×${imageMaxPixels} px): a data:image/(png|jpeg|gif|webp);base64 URI of at most ${imageMaxLength} characters, ` +
+          'or the http(s) address of a PNG, JPEG, GIF, WebP or SVG image, fetched under the remote-image rules',
       }),
     ),
     position: Type.Optional(
@@ -62,7 +67,7 @@ const WatermarkObject = Type.Object(
 export const WatermarkField = Type.Union([WatermarkObject, Type.String({ maxLength: textMaxLength }), Type.Null()], {
   description:
     `a mark on every card: a text of at most ${textMaxLength} characters, or an object {text, image, position, opacity, size}: ` +
-    `text at most ${textMaxLength} characters; image a data:image/(png|jpeg|gif|webp);base64 URI of at most ${imageMaxLength} characters; ` +
+    `text at most ${textMaxLength} characters; image a data:image/(png|jpeg|gif|webp);base64 URI of at most ${imageMaxLength} characters or an http(s) address; ` +
     `position ${watermarkPositions.join(', ')} (default bottom-right); opacity ${opacity.min}–${opacity.max} (default ${opacity.default}, ${opacity.tiledDefault} tiled); ` +
     `size ${size.min}–${size.max} CSS px (default ${size.default})`,
 });
@@ -72,7 +77,7 @@ export type WatermarkInput = Static<typeof WatermarkField>;
 /** A watermark as the renderer draws it: at least one of text and image, every other part decided. */
 export interface Watermark {
   text?: string;
-  /** A data: URI (data-image.ts). */
+  /** A data: URI (data-image.ts), or an http(s) address until remote-pictures.ts fetches it. */
   image?: string;
   position: WatermarkPosition;
   opacity: number;
@@ -91,9 +96,10 @@ export function normalizeWatermark(given: NonNullable<WatermarkInput>): Watermar
   const image = fields.image;
   if (text === undefined && image === undefined) {
     if (Object.keys(fields).length === 0 || typeof given === 'string') return undefined;
-    throw invalidRequest('watermark is not accepted: it has neither a text nor an image; accepted: {"text": "@name"}, {"image": "data:image/png;base64,…"} or both.');
+    throw invalidRequest('watermark is not accepted: it has neither a text nor an image; accepted: {"text": "@name"}, {"image": "data:image/png;base64,…"} or {"image": "https://…"}, or both.');
   }
-  if (image !== undefined) checkImage(image);
+  if (image?.startsWith('data:')) checkImage(image);
+  else if (image !== undefined && !URL.canParse(image)) throw invalidRequest(`watermark.image is not accepted: ${JSON.stringify(image.slice(0, 80))} is not a valid http(s) address.`);
   const position = fields.position ?? 'bottom-right';
   return {
     ...(text === undefined ? {} : { text }),
