@@ -1,16 +1,25 @@
 // `npm run bench:hostile`: each hostile input of test/hostile.test.ts sent to the built service
 // (`node dist/server.js`) on loopback while a normal client keeps previewing a small document and
-// asking /health, and another generating a small card. Prints, per attack, its status and time to
-// answer, and the normal clients' p50/p99 latency while it ran, against the same clients with no
-// attack. It measures; it asserts nothing.
+// asking /health, and another generating a small card. The attacker and the normal client come
+// from different addresses (X-Forwarded-For, with TRUST_PROXY set to loopback), as they would on
+// the internet: previews are taken in turns per address. Some attacks are sustained: sent again and
+// again for SUSTAIN_SECONDS, as an attacker who wants to hold the previews would. Prints, per
+// attack, its statuses and time to answer, the normal client's preview p50/p95 and the p95's ratio
+// to the baseline with no attack, /health's worst answer, and the generating client's p50/p95.
+// It measures; it asserts nothing.
 //
-// Knobs: BASELINE_SECONDS (default 5) and any service variable (MARKDOWN_THREADS,
-// MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
+// Knobs: BASELINE_SECONDS (default 5), SUSTAIN_SECONDS (default 8) and any service variable
+// (MARKDOWN_THREADS, MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
+import http from 'node:http';
 import net from 'node:net';
 import { benchApiKey, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { percentile } from './lib/stats.js';
 
 const baselineSeconds = Number(process.env.BASELINE_SECONDS ?? 5);
+const sustainSeconds = Number(process.env.SUSTAIN_SECONDS ?? 8);
+/** The attacker's and the normal client's addresses, as the proxy in front of the service reports them. */
+const attacker = { 'x-forwarded-for': '203.0.113.66' };
+const normal = { 'x-forwarded-for': '198.51.100.7' };
 const normalDocument = '# Notes\n\nSome **bold** and *em* text with `code`.\n\n- one\n- two\n\n```ts\nconst answer = 42;\n```\n\n$e^{i\\pi} + 1 = 0$';
 
 interface Attack {
@@ -21,7 +30,7 @@ interface Attack {
 const post = (route: string, body: unknown) => async (service: ServiceProcess) => {
   const response = await fetch(`${service.baseUrl}${route}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey },
+    headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey, ...attacker },
     body: JSON.stringify(body),
   });
   await response.arrayBuffer();
@@ -45,6 +54,35 @@ const slowBody = async (service: ServiceProcess) => {
     });
   });
 };
+
+/** `send` again every `everyMs` for SUSTAIN_SECONDS, without waiting for answers; their statuses counted, e.g. "200×3 429×5". */
+const sustained = (everyMs: number, send: (service: ServiceProcess) => Promise<string>) => async (service: ServiceProcess) => {
+  const sent: Array<Promise<string>> = [];
+  const until = performance.now() + sustainSeconds * 1000;
+  while (performance.now() < until) {
+    sent.push(send(service).catch(() => 'error'));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  const counts = new Map<string, number>();
+  for (const status of await Promise.all(sent)) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return [...counts].sort().map(([status, count]) => `${status}×${count}`).join(' ');
+};
+
+/** Images on loopback that answer after 3 s: the slow remote host of an attacker's document. */
+function startSlowImages(): Promise<{ origin: string; close(): void }> {
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  const server = http.createServer((_request, response) => {
+    setTimeout(() => response.writeHead(200, { 'content-type': 'image/png' }).end(png), 3000);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => server.close() })));
+}
+
+/** An SVG whose filters take the drawing process long to draw. */
+const slowFilterSvg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="40"/></filter><rect width="600" height="600" filter="url(#f)"/></svg>').toString('base64')}`;
+/** A fence of 24 KB that keeps the highlighter busy. */
+const shikiFence = `\`\`\`ts\n${'const value = { a: [1, "two", `three ${4}`], b: /re+g/gi } as const; // note\n'.repeat(300)}\`\`\``;
+/** Nine diagrams of 499 edges, just under the limit. */
+const bigDiagrams = Array.from({ length: 9 }, () => `\`\`\`mermaid\ngraph TD\n${Array.from({ length: 499 }, (_, i) => `n${i} --> n${i + 1}`).join('\n')}\n\`\`\``).join('\n\n');
 
 /** `count` requests at once; their statuses, e.g. "200 200 503 429". */
 const many = (count: number, route: string, body: unknown) => async (service: ServiceProcess) =>
@@ -76,7 +114,16 @@ const attacks: Attack[] = [
   { name: '50 cards of 2000×4000 × 3', send: post('/api/generate', { markdown: Array.from({ length: 50 }, (_, i) => `# ${i}`).join('\n\n---\n\n'), splitMode: 'hrSplit', width: 2000, height: 4000, scale: 3 }) },
   { name: '6 split previews at once, 2000×2000', send: many(6, '/api/preview', { markdown: '# a\n\n---\n\n# b\n\n---\n\n# c', splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 }) },
   { name: '45 reference-style images (preview) × 3', send: many(3, '/api/preview', { markdown: `${Array.from({ length: 45 }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: 45 }, (_, i) => `[r${i}]: http://203.0.113.1/${i}.png`).join('\n')}` }) },
+  // Sustained: the same previews again and again from one address.
+  { name: '50 slow remote images (preview) /500 ms', send: (service) => sustained(500, post('/api/preview', { markdown: slowImagesDocument() }))(service) },
+  { name: '50 slow-filter SVGs (preview) /500 ms', send: sustained(500, post('/api/preview', { markdown: Array.from({ length: 50 }, (_, i) => `![${i}](${slowFilterSvg})`).join('\n') })) },
+  { name: '24 KB ts fence (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: shikiFence })) },
+  { name: '9 diagrams of 499 edges (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: bigDiagrams })) },
 ];
+
+let slowImages: { origin: string; close(): void } | undefined;
+/** 50 images from the slow host, each a different address so no cache answers them. */
+const slowImagesDocument = () => Array.from({ length: 50 }, (_, i) => `![${i}](${slowImages!.origin}/${i}-${Math.random()}.png)`).join('\n');
 
 /** A normal client (previews, one at a time) and a /health prober, until stopped. */
 function normalClient(service: ServiceProcess) {
@@ -95,7 +142,7 @@ function normalClient(service: ServiceProcess) {
   };
   const loops = Promise.all([
     // About 5 previews a second: well within one client's preview budget.
-    loop(preview, () => fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown: normalDocument }) }), 200),
+    loop(preview, () => fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json', ...normal }, body: JSON.stringify({ markdown: normalDocument }) }), 200),
     loop(health, () => fetch(`${service.baseUrl}/health`), 20),
     // A paying client: a small card twice a second, which previews must never hold up.
     loop(generate, () => service.generate({ markdown: '# Normal card' }), 500),
@@ -110,18 +157,26 @@ function normalClient(service: ServiceProcess) {
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : '–');
-const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([40, 26, 11, 22, 22, 22][i] ?? 10)).join(''));
-const latencies = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 99))}`;
+const row = (cells: string[]) => console.log(cells.map((cell, i) => cell.padEnd([42, 26, 11, 30, 14, 22][i] ?? 10)).join(''));
+const latencies = (samples: number[]) => `${ms(percentile(samples, 50))} / ${ms(percentile(samples, 95))}`;
+const worst = (samples: number[]) => ms(Math.max(...samples));
 
 async function main(): Promise<void> {
-  const service = await startServiceProcess({ LOG_LEVEL: 'warn', RENDER_CACHE: 'off' });
+  slowImages = await startSlowImages();
+  const service = await startServiceProcess({
+    LOG_LEVEL: 'warn',
+    RENDER_CACHE: 'off',
+    TRUST_PROXY: '127.0.0.1',
+    REMOTE_IMAGES_ALLOWLIST: new URL(slowImages.origin).host,
+  });
   try {
     await (await service.generate({ markdown: '# warm-up' })).arrayBuffer();
-    row(['attack', 'status', 'answered', 'preview p50 / p99', '/health p50 / p99', 'generate p50 / p99']);
+    row(['attack', 'statuses', 'answered', 'other preview p50 / p95 (×)', '/health worst', 'generate p50 / p95']);
     const baseline = normalClient(service);
     await new Promise((resolve) => setTimeout(resolve, baselineSeconds * 1000));
     const quiet = await baseline.stop();
-    row(['(none: baseline)', '', '', latencies(quiet.preview), latencies(quiet.health), latencies(quiet.generate)]);
+    const quietP95 = percentile(quiet.preview, 95);
+    row(['(none: baseline)', '', '', latencies(quiet.preview), worst(quiet.health), latencies(quiet.generate)]);
     for (const attack of attacks) {
       const client = normalClient(service);
       const started = performance.now();
@@ -130,12 +185,14 @@ async function main(): Promise<void> {
       // At least a second of the normal client's figures, however fast the attack was refused.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1000 - took)));
       const during = await client.stop();
-      row([attack.name, status, ms(took), latencies(during.preview), latencies(during.health), latencies(during.generate)]);
+      const ratio = percentile(during.preview, 95) / quietP95;
+      row([attack.name, status, ms(took), `${latencies(during.preview)} (${Number.isFinite(ratio) ? ratio.toFixed(1) : '–'}×)`, worst(during.health), latencies(during.generate)]);
       // Let the pool settle (a worker stopped for its CPU budget is being replaced).
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   } finally {
     await service.stop();
+    slowImages.close();
   }
 }
 

@@ -93,7 +93,7 @@ function hintFor(stage: string): string {
 export class MarkdownPool {
   private closed?: Promise<void>;
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
-  /** Raised once the service is ready: workers then warm what loads on first use (WorkerSettings). */
+  /** Raised once every worker has the pipeline's core (warmLazyParts): workers then warm what loads on first use (WorkerSettings). */
   private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
   /** Previews' documents in the workers at once: all workers but one. */
   private readonly previewAdmission: ReturnType<typeof pLimit>;

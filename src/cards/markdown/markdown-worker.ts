@@ -28,9 +28,10 @@ try {
 
 // The pipeline's core (parse, GFM, sanitizer) is imported with this module, before the worker
 // takes its first document. What loads on first use (Shiki and its grammars, KaTeX, the MDX
-// checks) is warmed in the background once the service is ready (the pool raises the shared flag
-// of WorkerSettings), so it never competes with the browser's start; a document that needs one of
-// them before then waits for the same load, never a second one.
+// checks) is warmed in the background once every worker has its core (the pool raises the shared
+// flag of WorkerSettings, while Chromium is still starting: a code block right after ready then
+// pays nothing), at the workers' lower priority, and only while no real document is in progress; a
+// document that needs one of them before then waits for the same load, never a second one.
 const { warmUpFlag } = workerData as WorkerSettings;
 /** Real documents being rendered now, and the warm-up waiting for there to be none. */
 let documentsInProgress = 0;
