@@ -23,7 +23,8 @@ describe('Markdown features in HTML', () => {
     assert.match(html, /<h1 data-text="GFM in full 🚀" dir="auto">GFM in full 🚀<\/h1>/);
     assert.match(html, /<mark[^>]*>highlighted words<\/mark>/);
     assert.match(html, /<del>struck out<\/del>/);
-    assert.match(html, /<a href="https:\/\/example.com">https:\/\/example.com<\/a>/);
+    // The link's text may break after its separators (long-word-breaks.ts); its address is whole.
+    assert.match(html, /<a href="https:\/\/example.com">https:\/\/<wbr>example\.<wbr>com<\/a>/);
     assert.match(html, /<th align="left" dir="auto">Left<\/th>\s*<th align="center" dir="auto">Centre<\/th>\s*<th align="right" dir="auto">Right<\/th>/);
     assert.match(html, /<input type="checkbox" checked disabled> write the card/);
     assert.match(html, /<input type="checkbox" disabled> post it 🎉/);

@@ -4,7 +4,8 @@
 // these break points such a run breaks anywhere (the card's `overflow-wrap: anywhere`), which left
 // "https://www.npmjs.com/~davidma" on one line and "s" alone on the next. Only runs of 16 or more
 // such characters get them: shorter words break, or not, as they always did. Code blocks keep
-// their own wrapping (code-wrap.ts); inline code gets the same break points as text.
+// their own wrapping (code-wrap.ts) and tables their own fitting (see `skipped`); inline code gets
+// the same break points as text.
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { SKIP, visit } from 'unist-util-visit';
 
@@ -16,8 +17,12 @@ const separators = /[/._?&=#:-]+(?=[\p{L}\p{N}~])/gu;
 const letterOrDigit = /[\p{L}\p{N}]/u;
 const digit = /\p{N}/u;
 const camelCase = /(?<=\p{Ll})(?=\p{Lu})/gu;
-/** Elements whose text is not running text, or is laid out by its own rules. */
-const skipped = new Set(['pre', 'script', 'style', 'svg', 'math']);
+/**
+ * Elements whose text is not running text, or is laid out by its own rules: a table's cells break
+ * their identifiers only when the table is too wide for the card (render/fit-tables.ts), so that
+ * no column gives up its words while another has room.
+ */
+const skipped = new Set(['pre', 'script', 'style', 'svg', 'math', 'table']);
 
 export function rehypeLongWordBreaks() {
   return (tree: Root) => {
