@@ -17,8 +17,12 @@ import { percentile } from './lib/stats.js';
 
 const baselineSeconds = Number(process.env.BASELINE_SECONDS ?? 5);
 const sustainSeconds = Number(process.env.SUSTAIN_SECONDS ?? 8);
-/** The attacker's and the normal client's addresses, as the proxy in front of the service reports them. */
-const attacker = { 'x-forwarded-for': '203.0.113.66' };
+/**
+ * The attacker's and the normal client's addresses, as the proxy in front of the service reports
+ * them. Each attack comes from an address of its own, so none starts with a budget an earlier
+ * attack spent.
+ */
+let attacker = { 'x-forwarded-for': '203.0.113.1' };
 const normal = { 'x-forwarded-for': '198.51.100.7' };
 const normalDocument = '# Notes\n\nSome **bold** and *em* text with `code`.\n\n- one\n- two\n\n```ts\nconst answer = 42;\n```\n\n$e^{i\\pi} + 1 = 0$';
 
@@ -177,7 +181,8 @@ async function main(): Promise<void> {
     const quiet = await baseline.stop();
     const quietP95 = percentile(quiet.preview, 95);
     row(['(none: baseline)', '', '', latencies(quiet.preview), worst(quiet.health), latencies(quiet.generate)]);
-    for (const attack of attacks) {
+    for (const [index, attack] of attacks.entries()) {
+      attacker = { 'x-forwarded-for': `203.0.113.${index + 1}` };
       const client = normalClient(service);
       const started = performance.now();
       const status = await attack.send(service);
