@@ -38,6 +38,7 @@ describe('HTTP routes around a stand-in core', () => {
     core.answer.generate = undefined;
     core.answer.preview = undefined;
     core.answer.chargeImages = 0;
+    core.answer.markdownCpuMs = undefined;
     core.answer.previewHeld = undefined;
     Object.assign(core.pool, { browserUp: true, queueFull: false, isDraining: false });
   });
@@ -134,6 +135,20 @@ describe('HTTP routes around a stand-in core', () => {
     // Another address has a budget of its own.
     core.answer.chargeImages = 0;
     assert.equal((await preview('127.0.0.10')).statusCode, 200);
+  });
+
+  it("charges a preview its Markdown's CPU time after the fact: a document heavy to highlight leaves its client's budget empty, never refusing the preview that ran", async () => {
+    const preview = (ip: string) => server.inject({ method: 'POST', url: '/api/preview', remoteAddress: ip, payload: { markdown: '# Heavy' } });
+    // 500 ms of CPU owes 50 tokens: this preview is answered, and its client's bucket (30) is left empty.
+    core.answer.markdownCpuMs = 500;
+    assert.equal((await preview('127.0.0.30')).statusCode, 200);
+    core.answer.markdownCpuMs = 10;
+    const next = await preview('127.0.0.30');
+    assert.equal(next.statusCode, 429, next.body);
+    assert.equal(next.json().error, 'rate_limited');
+    // A light document owes nothing more, and another address has its own budget.
+    assert.equal((await preview('127.0.0.31')).statusCode, 200);
+    assert.equal((await preview('127.0.0.31')).statusCode, 200);
   });
 
   it('takes previews in turns per client: one running per address, two waiting behind it, more refused; other addresses go through meanwhile', async () => {

@@ -9,7 +9,7 @@ import { SvgRasterizer } from '../src/cards/images/svg-raster.js';
 import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { normalizeRequest } from '../src/cards/request/normalize.js';
 import { clientKey } from '../src/http/client-key.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost } from '../src/http/preview-budget.js';
+import { capturedCardsCost, markdownCpuCost, PreviewBill, previewCost, PreviewBudget, imageCost } from '../src/http/preview-budget.js';
 import { redPng } from './helpers/local-image-server.js';
 
 describe('clientKey: whose budget a request spends', () => {
@@ -63,9 +63,46 @@ describe('what a preview costs', () => {
   });
 });
 
+describe('what a preview owes after the fact', () => {
+  it('its Markdown CPU time beyond what its length paid: 10 ms a token', () => {
+    const note = normalizeRequest({ markdown: 'a'.repeat(4000) });
+    assert.equal(markdownCpuCost(note, 15), 0, 'a light document owes nothing more');
+    assert.equal(markdownCpuCost(note, 320), 30);
+  });
+
+  it('is taken even when the bucket is empty, down to minus a bucket, and the next preview waits until it is paid back', async () => {
+    const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
+    const client = clientKey('198.51.100.3');
+    await budget.spend(client, 50, 0);
+    await budget.owe(client, 40, 0);
+    // 10 − 40 = −30 tokens: a preview of 13 waits for 43 tokens, 3 s at 20 a second.
+    await assert.rejects(budget.spend(client, 13, 0), /retry in 3 s/);
+    await budget.owe(client, 500, 0);
+    // Never more than a bucket in debt: −60, so 13 tokens are back 3.65 s later.
+    await assert.rejects(budget.spend(client, 13, 3600), /retry in 1 s/);
+    await budget.spend(client, 13, 3700);
+  });
+
+  it('a preview owes, with all its charges, no more than a full bucket', async () => {
+    const budget = new PreviewBudget({ burst: 60, refillPerSecond: 20 });
+    const client = clientKey('198.51.100.4');
+    const bill = new PreviewBill(budget, client);
+    await bill.charge(20);
+    await bill.owe(1000);
+    // It owed 40, not 1,000: the bucket is at 0 and refills to 13 in 0.65 s.
+    await budget.spend(client, 13, Date.now() + 700);
+  });
+});
+
 describe('every image the service fetches or draws is charged before', () => {
   const pool = new MarkdownPool({ threads: 1, cpuLimitMs: 10_000, queueMax: 8 });
   after(() => pool.close());
+
+  it('the worker pool measures the CPU time each document takes, which the preview then owes', async () => {
+    const fence = `\`\`\`ts\n${'const value = { a: [1, "two", `three ${4}`], b: /re+g/gi } as const; // note\n'.repeat(300)}\`\`\``;
+    const { cpuMs } = await pool.render(fence);
+    assert.ok(cpuMs !== undefined && cpuMs > 0, `${cpuMs} ms measured`);
+  });
 
   /** Answers every URL with a small PNG and records what was asked. */
   class RecordingImages implements ImageSource {

@@ -62,6 +62,8 @@ export interface PreparedContent extends ThemeChoice {
   creator?: CreatorOptions;
   /** The request's watermark, with a logo given by address fetched (or dropped when it could not be). */
   watermark?: Watermark;
+  /** The CPU time the Markdown took in its worker, in ms, when the pool measured it. */
+  markdownCpuMs?: number;
 }
 
 export interface PrepareOptions {
@@ -98,7 +100,7 @@ export async function prepareContent(
   };
   // In a worker thread of the Markdown pool (markdown/markdown-pool.ts), never on the event loop;
   // the front matter was read when the request was normalized and is not content.
-  const [{ html, imageFailures }, creator, mark] = await Promise.all([
+  const [{ html, imageFailures, cpuMs }, creator, mark] = await Promise.all([
     parts.markdown.render(request.content ?? request.markdown, {
       mdxMode: request.mdxMode,
       hashtags: request.hashtags,
@@ -115,7 +117,7 @@ export async function prepareContent(
   const pictureFailures = [...creator.failures, ...mark.failures];
   for (const failure of [...imageFailures, ...pictureFailures]) parts.log.info(failure, 'remote image drawn as a placeholder');
   const complete = imageFailures.length === 0 && pictureFailures.length === 0 && diagramsComplete;
-  return { theme, mode, warnings: [...warnings, ...new Set(diagramWarnings), ...mark.warnings], html, creator: creator.options, watermark: mark.watermark, complete };
+  return { theme, mode, warnings: [...warnings, ...new Set(diagramWarnings), ...mark.warnings], html, creator: creator.options, watermark: mark.watermark, complete, markdownCpuMs: cpuMs };
 }
 
 /** Renders the cards of one request, in card order, without storing them. */

@@ -44,6 +44,8 @@ export interface PreviewMeter {
   pageLayout(): void | Promise<void>;
   /** After a split (or overHiddenMode) preview is laid out, before any card is captured. */
   cards(count: number, devicePixels: number): void | Promise<void>;
+  /** Once the Markdown is HTML: the CPU time it took in its worker, to be paid after the fact (never a refusal of this preview). */
+  markdownCpu?(ms: number): void | Promise<void>;
 }
 
 /**
@@ -70,10 +72,11 @@ const unwrapRefusal = (error: unknown): never => {
 
 export async function previewRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
   const { request } = resolved;
-  const { theme, mode, warnings, html, creator, watermark } = await prepareContent(parts, resolved, signal, {
+  const { theme, mode, warnings, html, creator, watermark, markdownCpuMs } = await prepareContent(parts, resolved, signal, {
     lane: 'previews',
     beforeImage: meter && (() => meter.image()),
   });
+  if (markdownCpuMs !== undefined) await meter?.markdownCpu?.(markdownCpuMs);
   let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   const single = request.splitMode === 'noSplit' || request.weChatMode;

@@ -2,7 +2,10 @@
 // (client-key.ts: an IPv4 address, or an IPv6 /64) whose cost grows with the work asked for, so typing
 // in the editor never hits it but a script posting 100,000-character documents in a loop gets 429
 // long before it can take the CPU. The cost is charged as it becomes known: the document up front,
-// each remote or SVG image before it is fetched or drawn, the cards of a split preview once laid out.
+// each remote or SVG image before it is fetched or drawn, the cards of a split preview once laid out,
+// and, after the fact, the Markdown's CPU time beyond what its length paid for up front. A charge
+// after the fact is owed, never refused: the work is done, so it may take the bucket below zero (by
+// at most a bucket), and the client's next previews wait until it is paid back.
 import { diagramLimits } from '../cards/diagrams/diagram-limits.js';
 import type { CardRequest } from '../cards/request/schema.js';
 import { httpFailures } from './http-errors.js';
@@ -29,7 +32,7 @@ interface Bucket {
  * Answers 1 or 0 (spent or not) and the tokens left, as text (Redis would truncate a fraction).
  */
 const spendScript = `
-local burst, refill, cost = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local burst, refill, cost, owed = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1'
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local saved = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -37,9 +40,10 @@ local tokens = tonumber(saved[1]) or burst
 local at = tonumber(saved[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) / 1000 * refill)
 local spent = 0
-if tokens >= cost then tokens = tokens - cost; spent = 1 end
+if owed then tokens = math.max(-burst, tokens - cost); spent = 1
+elseif tokens >= cost then tokens = tokens - cost; spent = 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst / refill * 1000) + 1000)
+redis.call('PEXPIRE', KEYS[1], math.ceil(2 * burst / refill * 1000) + 1000)
 return {spent, tostring(tokens)}`;
 
 export class PreviewBudget {
@@ -60,21 +64,29 @@ export class PreviewBudget {
    * above the burst takes a full bucket: it is affordable, once, after a full wait. `now` is the
    * clock of the buckets in memory (Redis refills by its own).
    */
-  async spend(client: string, cost: number, now = Date.now()): Promise<void> {
+  async spend(client: string, cost: number, now = Date.now(), { owed = false } = {}): Promise<void> {
     const { burst, refillPerSecond } = this.options;
     const charged = Math.min(cost, burst);
     const shared = await this.redis?.attempt(
-      (redis) => redis.eval(spendScript, 1, `cardwright:preview-budget:${client}`, burst, refillPerSecond, charged) as Promise<[number, string]>,
+      (redis) => redis.eval(spendScript, 1, `cardwright:preview-budget:${client}`, burst, refillPerSecond, charged, owed ? 1 : 0) as Promise<[number, string]>,
     );
     if (shared) {
       if (shared[0] !== 1) throw httpFailures.previewRateLimited(this.waitSeconds(Number(shared[1]), charged));
       return;
     }
-    this.spendLocally(client, charged, now);
+    this.spendLocally(client, charged, now, owed);
+  }
+
+  /**
+   * Takes `cost` tokens for work already done (see the top of this file): never refused, it may
+   * leave the bucket below zero, by at most a bucket.
+   */
+  owe(client: string, cost: number, now = Date.now()): Promise<void> {
+    return this.spend(client, cost, now, { owed: true });
   }
 
   /** The bucket in this replica's memory: without Redis, or while it is unavailable. */
-  private spendLocally(client: string, cost: number, now: number): void {
+  private spendLocally(client: string, cost: number, now: number, owed: boolean): void {
     const { burst, refillPerSecond } = this.options;
     const bucket = this.buckets.get(client) ?? { tokens: burst, updatedAt: now };
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * refillPerSecond);
@@ -83,6 +95,10 @@ export class PreviewBudget {
     this.buckets.delete(client);
     this.buckets.set(client, bucket);
     this.evict();
+    if (owed) {
+      bucket.tokens = Math.max(-burst, bucket.tokens - cost);
+      return;
+    }
     if (bucket.tokens < cost) throw httpFailures.previewRateLimited(this.waitSeconds(bucket.tokens, cost));
     bucket.tokens -= cost;
   }
@@ -115,12 +131,35 @@ export class PreviewBill {
 
   /** Takes `cost` tokens (or what is left of a full bucket), or rejects with 429 rate_limited. */
   async charge(cost: number): Promise<void> {
-    const due = Math.min(cost, this.budget.burst - this.charged);
-    if (due <= 0) return;
-    // Counted before the answer: charges made meanwhile (images fetched side by side) see it.
-    this.charged += due;
-    await this.budget.spend(this.client, due);
+    const due = this.due(cost);
+    if (due > 0) await this.budget.spend(this.client, due);
   }
+
+  /** Takes `cost` tokens (or what is left of a full bucket) for work already done, never refused (PreviewBudget.owe). */
+  async owe(cost: number): Promise<void> {
+    const due = this.due(cost);
+    if (due > 0) await this.budget.owe(this.client, due);
+  }
+
+  private due(cost: number): number {
+    const due = Math.min(cost, this.budget.burst - this.charged);
+    // Counted before the answer: charges made meanwhile (images fetched side by side) see it.
+    if (due > 0) this.charged += due;
+    return due;
+  }
+}
+
+/** A token is about 10 ms of CPU on the reference machine (see charactersPerToken). */
+const cpuMsPerToken = 10;
+
+/**
+ * What a preview owes, after the fact, for the CPU time its Markdown took in a worker: the time
+ * beyond what its length paid for up front (previewCost). A 24 KB code block of a grammar heavy to
+ * highlight takes far more than its 12 tokens of length; sent every second it now runs its
+ * client's budget dry.
+ */
+export function markdownCpuCost(request: CardRequest, cpuMs: number): number {
+  return Math.max(0, cpuMs / cpuMsPerToken - request.markdown.length / charactersPerToken);
 }
 
 /** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */

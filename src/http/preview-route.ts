@@ -8,7 +8,7 @@ import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { clientKey } from './client-key.js';
 import { ClientTurns } from './client-turns.js';
-import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
+import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, markdownCpuCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
 import type { SharedRedis } from '../shared-state/redis.js';
 import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import { requestDeadline } from './request-deadline.js';
@@ -41,6 +41,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
         image: () => bill.charge(imageCost),
         pageLayout: () => bill.charge(pageLayoutCost),
         cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
+        markdownCpu: (ms) => bill.owe(markdownCpuCost(cardRequest, ms)),
       }),
     );
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);

@@ -15,7 +15,7 @@ export interface StandInCards {
   cards: Cards;
   calls: StandInCalls;
   /** What the next operations answer: a result, or an error to throw. */
-  answer: { generate?: Generated | Error; preview?: Preview | Error; chargeImages?: number; previewHeld?: (request: CardRequest) => Promise<void> };
+  answer: { generate?: Generated | Error; preview?: Preview | Error; chargeImages?: number; markdownCpuMs?: number; previewHeld?: (request: CardRequest) => Promise<void> };
   /** What /ready learns of the render pool. */
   pool: { browserUp: boolean; queueFull: boolean; isDraining: boolean };
 }
@@ -50,6 +50,7 @@ export function standInCards(): StandInCards {
       calls.preview.push(request);
       await answer.previewHeld?.(request);
       for (let image = 0; image < (answer.chargeImages ?? 0); image++) await meter?.image();
+      if (answer.markdownCpuMs !== undefined) await meter?.markdownCpu?.(answer.markdownCpuMs);
       const theme = themes.resolve(request.theme, request.themeMode);
       return settle(answer.preview, {
         cards: [{ html: '<p>card</p>' }],

@@ -67,12 +67,17 @@ export class CpuBudget {
     };
   }
 
+  /** The CPU time (or, without /proc, the wall time) the document's passes have used, in ms. */
+  spentMs = 0;
+
   /** The pass is over: the time it used is taken off what the next pass may use. */
   end(): void {
     const pass = this.pass;
     if (!pass) return;
     this.pass = undefined;
     pass.end();
-    this.remainingMs -= pass.used();
+    const used = pass.used();
+    this.remainingMs -= used;
+    this.spentMs += used;
   }
 }

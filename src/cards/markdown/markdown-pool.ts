@@ -146,7 +146,7 @@ export class MarkdownPool {
       const { answers, transfer } = await answerAsks(result.asks, options, lane);
       result = await this.runPass({ ...task, answers }, transfer, budget, lane, options.signal);
     }
-    if (result.type === 'html') return { html: result.html, imageFailures: result.imageFailures };
+    if (result.type === 'html') return { html: result.html, imageFailures: result.imageFailures, cpuMs: budget.spentMs };
     if (result.type === 'refused') throw new CardError(result.kind, result.message);
     // The second pass was given an answer to every ask of the first, and the pipeline asks the same again.
     throw new Error('the Markdown worker asked for images or diagrams again in its second pass');

@@ -149,6 +149,8 @@ export interface RenderedMarkdown {
   html: string;
   /** Remote images that were drawn as placeholders, and why (for the log, not the client). */
   imageFailures: { src: string; reason: string }[];
+  /** The CPU time the document took in the Markdown workers, in ms (set by markdown-pool.ts). */
+  cpuMs?: number;
 }
 
 /**
