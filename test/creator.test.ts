@@ -480,7 +480,7 @@ describe('for creators', () => {
     assert.doesNotMatch(off, /hashtag/);
   });
 
-  it('makes one PDF with every card as a page at the card size, with text', async () => {
+  it('makes one PDF with every card as a page at the card size, with text, each page tagged as a figure with its card\'s alt text', async () => {
     const body = { markdown: `${frontMatter}\n${content}`, splitMode: 'hrSplit', width: 400, height: 500 };
     const png = await service.generate(body);
     const { status, json } = await service.generate({ ...body, format: 'pdf' });
@@ -498,6 +498,12 @@ describe('for creators', () => {
       assert.ok(Math.abs(page.view[2]! - 300) < 1 && Math.abs(page.view[3]! - 375) < 1, `page ${number} is ${page.view}`);
       const items = (await page.getTextContent()).items as Array<{ str: string }>;
       text += items.map((item) => item.str).join('');
+      // For screen readers: the page is a Figure whose Alt is the alt text of that card's PNG.
+      const figures = JSON.stringify(await page.getStructTree()).match(/"role":"Figure".*?"alt":"((?:[^"\\]|\\.)*)"/g) ?? [];
+      assert.equal(figures.length, 1, `page ${number}: ${figures.length} figures`);
+      const alt = JSON.parse(`"${/"alt":"((?:[^"\\]|\\.)*)"/.exec(figures[0]!)![1]}"`) as string;
+      // An accessible name is one line: the PNG's line breaks are spaces in the PDF.
+      assert.equal(alt, png.json.images[number - 1].alt.replace(/\s+/g, ' '), `page ${number}'s alt`);
     }
     for (const word of ['七天学会', 'Markdown', '第二天', '林小满']) assert.ok(text.includes(word), `the PDF's text has ${word}`);
     // The saved request (the editor's ?edit=) is the body as sent: the front matter stays in the Markdown.

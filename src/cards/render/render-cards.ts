@@ -79,7 +79,7 @@ export async function renderCards(
     // at scale 1, its bytes as one image, and printing every page is one step per page in time.
     const pixels = checkPixels(boxes, 1, limits, { scale: 1 });
     await beforeCapture?.(boxes.length, pixels);
-    const pdf = await withinStepTime(printCards(page, request, boxes), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF');
+    const pdf = await withinStepTime(printCards(page, request, boxes, alts), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF');
     new ByteBudget(limits, 1).add(pdf.data.length, 1);
     return [{ ...pdf, alt: alts.join('\n\n') }];
   }
@@ -179,9 +179,9 @@ export function creatorCardsMarkup(request: CardRenderRequest, coverHtml: string
 }
 
 /** format "pdf": the cards on the page as the pages of one PDF, reported at the first card's size. */
-async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[]): Promise<Omit<RenderedImage, 'alt'>> {
+async function printCards(page: RenderPage, request: CardRenderRequest, boxes: CardBox[], alts: string[]): Promise<Omit<RenderedImage, 'alt'>> {
   const fontScale = request.fontScale ?? 1;
-  const data = await page.printCards(fontScale);
+  const data = await page.printCards(fontScale, alts);
   const first = boxes[0] ?? { width: request.width / fontScale, height: request.height / fontScale };
   return { data, format: 'pdf', width: Math.round(first.width * fontScale), height: Math.round(first.height * fontScale), pages: boxes.length };
 }

@@ -152,27 +152,44 @@ export class RenderPage {
    * with vector text and the fonts embedded. `zoom` is the card's fontScale, so a page has the
    * requested size in CSS px (1 px = 0.75 pt) while the card keeps its layout.
    */
-  async printCards(zoom: number): Promise<Buffer> {
-    return this.unlessCrashed(this.printCardsIn(zoom));
+  /**
+   * Prints the page's cards as a PDF, one page per card at its size. `alts` (one per card) tag each
+   * page as a figure with that alt text, for screen readers; the text stays the PDF's own text,
+   * selectable and searchable.
+   */
+  async printCards(zoom: number, alts: readonly string[]): Promise<Buffer> {
+    return this.unlessCrashed(this.printCardsIn(zoom, alts));
   }
 
-  private async printCardsIn(zoom: number): Promise<Buffer> {
-    await this.page.evaluate((zoom) => {
-      const style = document.createElement('style');
-      style.id = 'print-cards';
-      // A named page per card: each card's page has that card's size (a long noSplit card too).
-      const rules = Array.from(document.getElementById('cards')!.children as HTMLCollectionOf<HTMLElement>, (card, index) => {
-        const box = card.getBoundingClientRect();
-        card.style.setProperty('page', `card-${index}`);
-        return `@page card-${index} { size: ${box.width * zoom}px ${box.height * zoom}px; margin: 0; }`;
-      });
-      style.textContent = `${rules.join('\n')}\n@media print { #cards { display: block; zoom: ${zoom}; } #cards > .card { margin: 0 !important; break-after: page; print-color-adjust: exact; } }`;
-      document.head.append(style);
-    }, zoom);
+  private async printCardsIn(zoom: number, alts: readonly string[]): Promise<Buffer> {
+    await this.page.evaluate(
+      ({ zoom, alts }) => {
+        const style = document.createElement('style');
+        style.id = 'print-cards';
+        // A named page per card: each card's page has that card's size (a long noSplit card too).
+        const rules = Array.from(document.getElementById('cards')!.children as HTMLCollectionOf<HTMLElement>, (card, index) => {
+          const box = card.getBoundingClientRect();
+          card.style.setProperty('page', `card-${index}`);
+          // Chromium's tagged PDF makes an element of role img a Figure whose Alt is its label.
+          card.setAttribute('role', 'img');
+          card.setAttribute('aria-label', alts[index] ?? '');
+          return `@page card-${index} { size: ${box.width * zoom}px ${box.height * zoom}px; margin: 0; }`;
+        });
+        style.textContent = `${rules.join('\n')}\n@media print { #cards { display: block; zoom: ${zoom}; } #cards > .card { margin: 0 !important; break-after: page; print-color-adjust: exact; } }`;
+        document.head.append(style);
+      },
+      { zoom, alts },
+    );
     try {
-      return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: false, outline: false });
+      return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: true, outline: false });
     } finally {
-      await this.page.evaluate(() => document.getElementById('print-cards')?.remove());
+      await this.page.evaluate(() => {
+        document.getElementById('print-cards')?.remove();
+        for (const card of Array.from(document.getElementById('cards')!.children)) {
+          card.removeAttribute('role');
+          card.removeAttribute('aria-label');
+        }
+      });
     }
   }
 
