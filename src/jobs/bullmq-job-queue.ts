@@ -55,6 +55,7 @@ export class BullJobQueue implements JobQueue {
       options.log.error({ err: error, job: job.id, attempt: job.attemptsMade }, 'a job attempt failed');
       if (job.attemptsMade >= attempts) options.ended(recordOf(job, 'failed'));
     });
+    this.worker.on('stalled', (jobId) => options.log.info({ job: jobId }, 'a job whose replica stopped answering goes back to the queue'));
     const reportError = (error: Error) => options.log.warn({ problem: error.message }, 'job queue (Redis) error');
     this.queue.on('error', reportError);
     this.worker.on('error', reportError);
