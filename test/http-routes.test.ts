@@ -220,7 +220,7 @@ describe('jobs around a stand-in core', () => {
     server.inject({ method: 'POST', url: '/api/jobs', headers: { 'x-api-key': key }, payload: body as object });
   const status = (server: FastifyInstance, id: string, key = testApiKey) => server.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: { 'x-api-key': key } });
   const finished = async (server: FastifyInstance, id: string) => {
-    for (let poll = 0; poll < 200; poll++) {
+    for (let poll = 0; poll < 1000; poll++) {
       const job = (await status(server, id)).json();
       if (job.state === 'done' || job.state === 'failed') return job;
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -313,6 +313,23 @@ describe('jobs around a stand-in core', () => {
         assert.equal(answer.json().error, 'not_found');
       }
       assert.equal((await server.inject({ method: 'GET', url: `/api/jobs/${id}` })).statusCode, 401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('waits and tries again a request refused only because the service is busy', async () => {
+    const core = standInCards();
+    core.answer.generate = new CardError('busy', 'Every renderer is busy.', { retryAfterSeconds: 1 });
+    core.answer.generateHeld = async () => {
+      if (core.calls.generate.length === 2) core.answer.generate = undefined;
+    };
+    const server = await startServer(settings(), core);
+    try {
+      const job = await finished(server, (await submit(server, { markdown: '# Hi' })).json().id);
+      assert.equal(job.state, 'done');
+      assert.equal(job.results[0].status, 200);
+      assert.equal(core.calls.generate.length, 2);
     } finally {
       await server.close();
     }

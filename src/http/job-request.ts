@@ -2,6 +2,7 @@
 // pipeline call (answerGenerate) and the same error answers, recorded as { status, body }.
 // A request refused only because the service is busy (503 overloaded) waits and is tried again:
 // a job has time, and it should not fail because interactive requests filled the render queue.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { CardError, isAbortError } from '../cards/errors.js';
 import type { Logger } from '../cards/logger.js';
@@ -33,7 +34,8 @@ export function jobRequestRunner(deps: GenerateRouteDeps, log: FastifyBaseLogger
       } catch (error) {
         const busy = error instanceof CardError && error.kind === 'busy';
         if (busy && retry < busyRetries && !stop.aborted) {
-          await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, error.retryAfterSeconds ?? 1)));
+          // Cut short when the queue closes: the request is then left for the job's next run.
+          await sleep(1000 * Math.max(1, error.retryAfterSeconds ?? 1), undefined, { signal: stop }).catch(() => undefined);
           continue;
         }
         return failureResult(error, `${job.id}.${index}`, requestLog);

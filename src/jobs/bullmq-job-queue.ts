@@ -9,6 +9,7 @@
 //   BullMQ JOBS_TTL_SECONDS after they end.
 import { Queue, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
+import { CardError } from '../cards/errors.js';
 import type { Logger } from '../cards/logger.js';
 import { finalState, type Job, type JobState } from './job.js';
 import type { JobQueue, JobQueueOptions } from './job-queue.js';
@@ -33,9 +34,13 @@ export class BullJobQueue implements JobQueue {
   private readonly stop = new AbortController();
 
   constructor(private readonly options: BullJobQueueOptions) {
-    // BullMQ's blocking commands need connections of their own that wait for Redis instead of failing fast.
-    const connect = () => new Redis(options.redisUrl, { maxRetriesPerRequest: null });
-    this.connections = [connect(), connect()];
+    this.connections = [
+      // The routes' connection fails at once while Redis is away, so a client is told to retry (503)
+      // instead of waiting, and a job it gave up on is not added later behind its back.
+      new Redis(options.redisUrl, { enableOfflineQueue: false }),
+      // The worker's blocking commands wait for Redis instead of failing.
+      new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
+    ];
     const keepSeconds = Math.ceil(options.ttlMs / 1000);
     this.queue = new Queue<Job>(queueName, {
       connection: this.connections[0]!,
@@ -66,12 +71,16 @@ export class BullJobQueue implements JobQueue {
   }
 
   async add(job: Job): Promise<void> {
-    await this.queue.add('batch', job, { jobId: job.id });
+    await unreachableAsBusy(this.queue.add('batch', job, { jobId: job.id }));
   }
 
   async get(id: string): Promise<Job | undefined> {
-    const job = await this.queue.getJob(id);
-    return job ? recordOf(job, await job.getState()) : undefined;
+    return unreachableAsBusy(
+      (async () => {
+        const job = await this.queue.getJob(id);
+        return job ? recordOf(job, await job.getState()) : undefined;
+      })(),
+    );
   }
 
   async close(): Promise<void> {
@@ -94,6 +103,15 @@ export class BullJobQueue implements JobQueue {
       record.results[index] = result;
       await bullJob.updateData(record);
     }
+  }
+}
+
+/** A Redis failure of a route's call, as the service says it is busy: 503 overloaded, retry shortly. */
+async function unreachableAsBusy<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw new CardError('busy', 'The job queue (Redis) cannot be reached now; try again shortly.', { retryAfterSeconds: 5, cause: error });
   }
 }
 
