@@ -255,7 +255,7 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           security: [{ apiKey: [] }],
           response: {
             202: JobAccepted,
-            ...errorAnswers([failures.invalid_request, failures.unauthorized, failures.payload_too_large, failures.unsupported_media_type, ...limited, failures.internal_error]),
+            ...errorAnswers([failures.invalid_request, failures.unauthorized, failures.payload_too_large, failures.unsupported_media_type, ...limited, failures.overloaded, failures.internal_error]),
           },
         },
       };
@@ -269,7 +269,7 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           description: 'Each result is exactly what POST /api/generate would have answered for that request. Only the key that created the job reads it; to others it is 404.',
           tags: ['cards'],
           security: [{ apiKey: [] }],
-          response: { 200: JobAnswer, ...errorAnswers([failures.unauthorized, unknownJob('Xq3v0bN8kT1mZr6yWc2pLg'), ...limited]) },
+          response: { 200: JobAnswer, ...errorAnswers([failures.unauthorized, unknownJob('Xq3v0bN8kT1mZr6yWc2pLg'), ...limited, failures.overloaded]) },
         },
       };
     case 'GET /api/user/info':
