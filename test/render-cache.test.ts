@@ -1,13 +1,17 @@
 // The render cache: an identical repeated request is answered with the images already stored;
 // anything that changes the pixels (format, scale, theme, mode, size, content) renders anew.
+// Its two services also carry the jobs API on the real pipeline: a batch with a signed, retried
+// callback, and a job left unfinished by the first service that the second finishes.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import type net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { download, isPng } from './helpers/images.js';
 import { postJson } from './helpers/post-json.js';
-import { startService, testApiKey, type RunningService } from './helpers/service.js';
+import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 const otherKey = 'second-key-0123456789abcdef';
 const webhookSecret = 'webhook-secret-0123456789abcdef';
@@ -31,6 +35,10 @@ function callbackReceiver(failFirst: number) {
 // The same service runs jobs: its settings (a webhook secret, the receiver allow-listed, short
 // retries) change nothing of the cache's behaviour, and a second service start would cost ~10 s.
 const receiver = callbackReceiver(2);
+// Both services of this file keep their state here: the first stops with a job unfinished, and the
+// second, started on the same folder, must finish it (jobs survive a restart).
+const dataDir = temporaryDir();
+let unfinishedJob: string | undefined;
 
 describe('render cache', () => {
   let service: RunningService;
@@ -38,6 +46,7 @@ describe('render cache', () => {
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.server.address() as net.AddressInfo;
     service = await startService({
+      DATA_DIR: dataDir,
       API_KEYS: `${testApiKey},${otherKey}`,
       WEBHOOK_SECRET: webhookSecret,
       WEBHOOK_ALLOWLIST: `127.0.0.1:${port}`,
@@ -46,7 +55,7 @@ describe('render cache', () => {
   });
   after(async () => {
     receiver.server.close();
-    await service.close();
+    if (!unfinishedJob) await service.close();
   });
 
   it('runs a batch as a job: each answer as POST /api/generate gives it, then one signed callback, retried after failures', async () => {
@@ -161,14 +170,40 @@ describe('render cache', () => {
     assert.equal(theirs.headers.get('x-cache'), 'miss');
     assert.notEqual(theirs.json.images[0].url, mine.json.images[0].url);
   });
+  // Last: it stops this service.
+  it('stops with a job under way, leaving it for the next start', async () => {
+    const requests = [1, 2, 3].map((n) => ({ markdown: `# Restarted job ${n}`, width: 200, height: 200, scale: 1 }));
+    const accepted = await postJson(service.baseUrl, '/api/jobs', { requests }, { 'x-api-key': testApiKey });
+    assert.equal(accepted.status, 202);
+    unfinishedJob = accepted.json.id;
+    await service.close();
+    const left = JSON.parse(fs.readFileSync(path.join(dataDir, 'jobs', `${unfinishedJob}.json`), 'utf8'));
+    assert.notEqual(left.state, 'done', 'the job had not finished when the service stopped');
+  });
 });
 
 describe('render cache turned off', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ RENDER_CACHE: 'off' });
+    service = await startService({ RENDER_CACHE: 'off', DATA_DIR: dataDir });
   });
-  after(async () => service.close());
+  after(async () => {
+    await service.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the job the stopped service left, on the same data folder', async () => {
+    assert.ok(unfinishedJob, 'the first service left a job');
+    let job: any;
+    for (let poll = 0; poll < 600; poll++) {
+      job = await (await fetch(`${service.baseUrl}/api/jobs/${unfinishedJob}`, { headers: { 'x-api-key': testApiKey } })).json();
+      if (job.state === 'done' || job.state === 'failed') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(job.state, 'done', JSON.stringify(job));
+    assert.deepEqual(job.progress, { done: 3, total: 3 });
+    for (const result of job.results) assert.equal((await download(result.body.images[0].url)).response.status, 200);
+  });
 
   it('renders every request anew', async () => {
     const body = { markdown: '# Not cached' };
