@@ -69,13 +69,15 @@ async function readJobBody(body: unknown, callbacks: CallbackAddresses | undefin
   }
   const { callbackUrl, ...rest } = body as Record<string, unknown>;
   const batch = 'requests' in rest;
-  const requests = batch ? rest.requests : [rest];
-  if (!Array.isArray(requests) || requests.length === 0 || requests.length > maxJobRequests) {
+  const given = batch ? rest.requests : [rest];
+  if (!Array.isArray(given) || given.length === 0 || given.length > maxJobRequests) {
     throw invalid(`requests must be an array of 1 to ${maxJobRequests} generate requests.`);
   }
+  // null stands for all defaults, as a null body does for POST /api/generate.
+  const requests: unknown[] = given.map((item: unknown) => item ?? {});
   requests.forEach((item, index) => {
     try {
-      checkRequest(item ?? {});
+      checkRequest(item);
     } catch (error) {
       if (error instanceof CardError) throw invalid(batch ? `requests[${index}]: ${error.message}` : error.message);
       throw error;
