@@ -9,6 +9,7 @@ import { folderProblem } from './cards/storage/make-directory.js';
 import { readS3Config, s3VariableNames, type S3Config } from './cards/storage/s3-config.js';
 import type { ConnectionLimits } from './http/connection-limits.js';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy.js';
+import type { WebhookSettings } from './jobs/webhook.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -46,6 +47,8 @@ export interface Config extends CardsSettings {
   connections: ConnectionLimits;
   /** For the MCP server: a running cardwright to render with (CARDWRIGHT_URL, CARDWRIGHT_API_KEY). */
   remoteService?: { url: string; apiKey: string };
+  /** Asynchronous jobs (POST /api/jobs, src/jobs/): how many run at once, how long finished ones are kept, their callbacks. */
+  jobs: { concurrency: number; ttlMs: number; stalledMs: number; webhooks: WebhookSettings };
   /** Where the MCP server's local mode writes images when a call names no folder (CARDWRIGHT_OUTPUT_DIR). */
   outputDir: string;
 }
@@ -188,6 +191,19 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     rateLimitPerMinute: integer('RATE_LIMIT_PER_MINUTE', 0, 0, 1_000_000),
     redisUrl: text('REDIS_URL'),
     trustProxy: 'value' in trustProxy ? trustProxy.value : false,
+    jobs: {
+      // Below RENDER_CONCURRENCY: a job takes one render page at a time, leaving the rest to interactive requests.
+      concurrency: integer('JOBS_CONCURRENCY', 1, 1, 16),
+      ttlMs: integer('JOBS_TTL_SECONDS', 86_400, 60, 30 * 24 * 3600) * 1000,
+      // With REDIS_URL: how long a replica may go silent on a job before another replica takes it over.
+      stalledMs: integer('JOBS_STALLED_MS', 30_000, 1000, 600_000),
+      webhooks: {
+        secret: text('WEBHOOK_SECRET'),
+        allowlist: (text('WEBHOOK_ALLOWLIST') ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+        attempts: integer('WEBHOOK_ATTEMPTS', 5, 1, 20),
+        retryMs: integer('WEBHOOK_RETRY_MS', 10_000, 10, 3_600_000),
+      },
+    },
     outputDir: path.resolve(text('CARDWRIGHT_OUTPUT_DIR') ?? path.join(os.tmpdir(), 'cardwright')),
     markdownThreads: integer('MARKDOWN_THREADS', Math.max(2, Math.min(4, cores)), 1, 64),
     markdownCpuLimitMs: integer('MARKDOWN_CPU_LIMIT_MS', 5000, 100, 600_000),
@@ -236,6 +252,9 @@ export function loadConfig(environment: Env = process.env, options: ConfigOption
     problems.push('REMOTE_IMAGES=allowlist needs REMOTE_IMAGES_ALLOWLIST, a comma-separated list of host names.');
   }
   problems.push(...allowlistProblems(config.remoteImagesAllowlist));
+  problems.push(...allowlistProblems(config.jobs.webhooks.allowlist, 'WEBHOOK_ALLOWLIST'));
+  const webhookSecret = config.jobs.webhooks.secret;
+  if (webhookSecret !== undefined && webhookSecret.length < 16) problems.push('WEBHOOK_SECRET must be at least 16 characters long (a short secret is guessable).');
 
   // Node's recursive mkdir never returns under /proc: such a folder would hang start-up.
   for (const [name, dir] of [['DATA_DIR', config.dataDir], ['CARDWRIGHT_OUTPUT_DIR', config.outputDir], ['API_KEYS_FILE', config.apiKeysFile]] as const) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng } from './helpers/images.js';
-import { freePort, startService, temporaryDir } from './helpers/service.js';
+import { freePort, startService, temporaryDir, testApiKey } from './helpers/service.js';
 import { hashedKeyEntry } from '../src/http/api-keys.js';
 
 const notes = '# Weekly notes 周记 🚀\n\nSome **bold** text and a list:\n\n- first\n- second\n';
@@ -23,7 +23,7 @@ describe('cardwright render', () => {
   it('documents every option in --help', async () => {
     const { code, stdout } = await runCli(['render', '--help']);
     assert.equal(code, 0);
-    for (const option of ['--out', '--name', '--theme', '--mode', '--split', '--width', '--height', '--format', '--scale', '--mdx', '--over-hidden', '--watermark', '--json', '--help']) {
+    for (const option of ['--out', '--name', '--theme', '--mode', '--split', '--width', '--height', '--format', '--scale', '--mdx', '--over-hidden', '--watermark', '--json', '--remote', '--help']) {
       assert.ok(stdout.includes(option), `--help mentions ${option}`);
     }
     assert.match(stdout, /noSplit, autoSplit, hrSplit/);
@@ -65,6 +65,33 @@ describe('cardwright render', () => {
         const fromApi = decodePng((await download(image.url)).bytes);
         assert.deepEqual([fromCli.width, fromCli.height], [880, 1172]);
         assert.equal(differingFraction(fromCli, fromApi), 0, `card ${index + 1} is the API's card`);
+      }
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('renders several files with --remote as one job of a service, each under its own name', async () => {
+    fs.writeFileSync(path.join(dir, 'first.md'), '# First remote');
+    fs.writeFileSync(path.join(dir, 'second.md'), '# Second remote\n\n---\n\n# Its second card');
+    const noService = await runCli(['render', 'first.md', 'second.md', '--remote'], { cwd: dir });
+    assert.equal(noService.code, 2);
+    assert.match(noService.stderr, /CARDWRIGHT_URL and CARDWRIGHT_API_KEY/);
+    const several = await runCli(['render', 'first.md', 'second.md'], { cwd: dir });
+    assert.equal(several.code, 2);
+    assert.match(several.stderr, /several with --remote/);
+
+    const service = await startService();
+    try {
+      const env = { CARDWRIGHT_URL: service.baseUrl, CARDWRIGHT_API_KEY: testApiKey };
+      const args = ['render', 'first.md', 'second.md', '--remote', '-o', 'remote', '--split', 'hrSplit', '-w', '200', '--height', '200', '--scale', '1'];
+      const { code, stdout, stderr } = await runCli(args, { cwd: dir, env });
+      assert.equal(code, 0, stderr);
+      const files = ['first-1.png', 'second-1.png', 'second-2.png'].map((name) => path.join('remote', name));
+      assert.deepEqual(stdout.trim().split('\n'), files);
+      for (const file of files) {
+        const png = decodePng(fs.readFileSync(path.join(dir, file)));
+        assert.deepEqual([png.width, png.height], [200, 200], file);
       }
     } finally {
       await service.close();

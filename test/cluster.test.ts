@@ -21,8 +21,8 @@ const rateLimit = 30;
 const previewBurst = 12;
 /** One key per scenario, so each stays under the shared rate limit except the one that tests it. */
 const keys = Object.fromEntries(
-  ['roundRobin', 'cache', 'usage', 'rateLimit', 'revoked', 'redisOutage', 'killed', 'drained'].map((name) => [name, `cluster-${name}-key-0123456789abcdef`]),
-) as Record<'roundRobin' | 'cache' | 'usage' | 'rateLimit' | 'revoked' | 'redisOutage' | 'killed' | 'drained', string>;
+  ['roundRobin', 'cache', 'usage', 'rateLimit', 'revoked', 'redisOutage', 'killed', 'drained', 'jobs'].map((name) => [name, `cluster-${name}-key-0123456789abcdef`]),
+) as Record<'roundRobin' | 'cache' | 'usage' | 'rateLimit' | 'revoked' | 'redisOutage' | 'killed' | 'drained' | 'jobs', string>;
 
 interface Answer {
   status: number;
@@ -102,11 +102,12 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
   let replicas: Replica[];
   let balancer: LoadBalancer;
   let redisClient: Redis;
+  let env: Record<string, string>;
 
   before(async () => {
     buildIfStale();
     [s3, redis] = await Promise.all([startS3rver(), startRedis()]);
-    const env = s3.env({
+    env = s3.env({
       REDIS_URL: redis.url,
       API_KEYS: Object.values(keys).join(','),
       RATE_LIMIT_PER_MINUTE: String(rateLimit),
@@ -116,6 +117,8 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
       RENDER_CONCURRENCY: '1',
       MARKDOWN_THREADS: '1',
       LOG_LEVEL: 'warn',
+      // A killed replica's job is taken over by another within seconds (BullMQ's stalled-job check).
+      JOBS_STALLED_MS: '3000',
     });
     replicas = await Promise.all(['a', 'b', 'c'].map((name) => startReplica(name, env, 90_000)));
     balancer = await startHaproxy(replicas);
@@ -228,6 +231,14 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
     stopped = true;
     await until('a few answers during the outage', async () => answered >= 9);
     for (const replica of replicas) assert.equal(await metric(replica.baseUrl, 'cardwright_shared_state_up'), 0, `replica ${replica.name} reports Redis down`);
+    // The jobs API needs Redis: a client is told at once to retry, rather than left waiting.
+    const job = await fetch(`${replicas[0]!.baseUrl}/api/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': keys.redisOutage },
+      body: JSON.stringify({ markdown: '# Not now' }),
+    });
+    assert.equal(job.status, 503);
+    assert.equal(job.headers.get('retry-after'), '5');
     await redis.start();
     const answers = await running;
     assert.ok(stopped);
@@ -276,5 +287,41 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
     assertAllSucceeded(answers, 'draining a replica');
     assert.equal(await b.exited(), 0, 'replica b finished its requests and stopped cleanly');
     await assertImagesWhole(answers);
+  });
+
+  // Last: replicas b and c are gone by now, so a fresh replica d and replica a share the queue.
+  it('runs a job on the shared BullMQ queue, and another replica takes it over when the one working on it is killed', async () => {
+    const a = replicas[0]!;
+    const d = await startReplica('d', env, 90_000);
+    const requests = Array.from({ length: 6 }, (_, i) => ({ markdown: `# Job card ${i}\n\nRendered by whichever replica holds the job.`, width: 400, height: 500 }));
+    const submitted = await fetch(`${d.baseUrl}/api/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': keys.jobs },
+      body: JSON.stringify({ requests }),
+    });
+    assert.equal(submitted.status, 202);
+    const { id } = (await submitted.json()) as { id: string };
+    const read = async (replica: Replica) => (await fetch(`${replica.baseUrl}/api/jobs/${id}`, { headers: { 'x-api-key': keys.jobs } })).json() as Promise<any>;
+
+    // Watched through /metrics: GET /api/jobs/:id counts towards the key's rate limit (RATE_LIMIT_PER_MINUTE).
+    const stored = (replica: Replica) => metric(replica.baseUrl, 'cardwright_images_stored_total');
+    const storedBefore = new Map([[a, await stored(a)], [d, await stored(d)]]);
+    let worker: Replica | undefined;
+    await until('the job under way, a request answered', async () => {
+      for (const replica of [a, d]) if ((await stored(replica)) > storedBefore.get(replica)! && (await renderingNow(replica))) worker = replica;
+      return worker !== undefined;
+    }, 60_000);
+    worker!.child.kill('SIGKILL');
+    const survivor = worker === a ? d : a;
+
+    let job: any;
+    for (const givesUp = Date.now() + 90_000; Date.now() < givesUp; await new Promise((resolve) => setTimeout(resolve, 2_500))) {
+      job = await read(survivor);
+      if (job.state === 'done' || job.state === 'failed') break;
+    }
+    assert.equal(job.state, 'done', JSON.stringify(job).slice(0, 500));
+    assert.deepEqual(job.progress, { done: 6, total: 6 });
+    assert.deepEqual(job.results.map((result: { status: number }) => result.status), [200, 200, 200, 200, 200, 200]);
+    await assertImagesWhole(job.results.map((result: { body: unknown }) => ({ body: result.body }) as Answer));
   });
 });

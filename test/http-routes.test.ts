@@ -5,6 +5,9 @@
 // web-routes, ops-*).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
+import type net from 'node:net';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { CardError } from '../src/cards/errors.js';
@@ -206,5 +209,174 @@ describe('HTTP routes around a stand-in core', () => {
     const missing = await server.inject('/api/nothing-here');
     assert.equal(missing.statusCode, 404);
     assert.equal(missing.json().error, 'not_found');
+  });
+});
+
+describe('jobs around a stand-in core', () => {
+  const otherKey = 'other-key-0123456789abcdef';
+  const dataDir = temporaryDir();
+  let receiver: http.Server;
+  let receiverPort: number;
+  const settings = () => ({
+    DATA_DIR: dataDir,
+    API_KEYS: `${testApiKey},${otherKey}`,
+    PUBLIC_BASE_URL: 'http://cards.example',
+    WEBHOOK_SECRET: 'webhook-secret-0123456789',
+    WEBHOOK_ALLOWLIST: `127.0.0.1:${receiverPort}`,
+  });
+  const startServer = async (env: Record<string, string>, core: StandInCards) => {
+    const config = loadConfig(env);
+    const server = createHttpServer(config, false);
+    await setUpService(server, { config, cards: core.cards, storage: await createStorage(config), metrics: new Metrics() });
+    await server.ready();
+    return server;
+  };
+  const submit = (server: FastifyInstance, body: unknown, key = testApiKey) =>
+    server.inject({ method: 'POST', url: '/api/jobs', headers: { 'x-api-key': key }, payload: body as object });
+  const status = (server: FastifyInstance, id: string, key = testApiKey) => server.inject({ method: 'GET', url: `/api/jobs/${id}`, headers: { 'x-api-key': key } });
+  const finished = async (server: FastifyInstance, id: string) => {
+    for (let poll = 0; poll < 1000; poll++) {
+      const job = (await status(server, id)).json();
+      if (job.state === 'done' || job.state === 'failed') return job;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`job ${id} did not finish`);
+  };
+  const jobFiles = () => (fs.existsSync(path.join(dataDir, 'jobs')) ? fs.readdirSync(path.join(dataDir, 'jobs')) : []);
+
+  before(async () => {
+    receiver = http.createServer((_request, response) => response.end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverPort = (receiver.address() as net.AddressInfo).port;
+  });
+  after(async () => {
+    receiver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a bad batch up front, naming the request, and queues nothing', async () => {
+    const core = standInCards();
+    const server = await startServer(settings(), core);
+    try {
+      const unauthorized = await submit(server, { markdown: '# Hi' }, 'not-a-key');
+      assert.equal(unauthorized.statusCode, 401);
+      const cases: [unknown, RegExp][] = [
+        [{ requests: [{ markdown: '# One' }, { markdown: '# Two', width: 5000 }] }, /^requests\[1\]: .*width/],
+        [{ requests: [] }, /1 to 100/],
+        [{ requests: Array.from({ length: 101 }, () => ({})) }, /1 to 100/],
+        [{ requests: 'not a list' }, /1 to 100/],
+        [[{ markdown: '# Hi' }], /JSON object/],
+        [{ markdown: '# Hi', callbackUrl: 'ftp://example.com/hook' }, /http\(s\)/],
+        [{ markdown: '# Hi', callbackUrl: 'http://10.0.0.1/hook' }, /10\.0\.0\.1 is not a public address/],
+        [{ markdown: '# Hi', callbackUrl: 'http://127.0.0.1:1/hook' }, /WEBHOOK_ALLOWLIST/],
+        [{ markdown: '# Hi', callbackUrl: 'http://localhost:1/hook' }, /not a public address/],
+      ];
+      for (const [body, message] of cases) {
+        const answer = await submit(server, body);
+        assert.equal(answer.statusCode, 400, JSON.stringify(body).slice(0, 80));
+        assert.equal(answer.json().error, 'invalid_request');
+        assert.match(answer.json().message, message);
+      }
+      // The same message as POST /api/generate gives for that request.
+      const generated = await server.inject({ method: 'POST', url: '/api/generate', headers: { 'x-api-key': testApiKey }, payload: { markdown: '# Two', width: 5000 } });
+      assert.equal((await submit(server, { requests: [{}, { markdown: '# Two', width: 5000 }] })).json().message, `requests[1]: ${generated.json().message}`);
+      assert.deepEqual(jobFiles(), []);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(core.calls.generate.length, 0, 'the core was never called');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a callbackUrl when no WEBHOOK_SECRET is set', async () => {
+    const server = await startServer({ ...settings(), WEBHOOK_SECRET: '' }, standInCards());
+    try {
+      const answer = await submit(server, { markdown: '# Hi', callbackUrl: `http://127.0.0.1:${receiverPort}/hook` });
+      assert.equal(answer.statusCode, 400);
+      assert.match(answer.json().message, /WEBHOOK_SECRET/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 202 at once, then each request exactly as POST /api/generate answers it, to its own key only', async () => {
+    const core = standInCards();
+    const server = await startServer(settings(), core);
+    try {
+      const accepted = await submit(server, { requests: [{ markdown: '# One' }, { markdown: '# Two', width: '600' }], callbackUrl: `http://127.0.0.1:${receiverPort}/hook` });
+      assert.equal(accepted.statusCode, 202);
+      const { id, state, statusUrl } = accepted.json();
+      assert.equal(state, 'queued');
+      assert.ok(Buffer.from(id, 'base64url').length >= 12, 'at least 96 random bits');
+      assert.equal(statusUrl, `http://cards.example/api/jobs/${id}`);
+      const job = await finished(server, id);
+      assert.equal(job.state, 'done');
+      assert.deepEqual(job.progress, { done: 2, total: 2 });
+      const direct = await server.inject({ method: 'POST', url: '/api/generate', headers: { 'x-api-key': testApiKey }, payload: { markdown: '# Two', width: '600' } });
+      assert.deepEqual(job.results[1], { status: 200, body: direct.json() });
+      assert.equal(core.calls.generate[1]?.request.width, 600);
+
+      core.answer.generate = new CardError('storage_failed', 'The store refused the images.');
+      const failing = await finished(server, (await submit(server, { markdown: '# Hi' })).json().id);
+      assert.equal(failing.state, 'failed');
+      assert.deepEqual(failing.results[0].status, 502);
+      assert.deepEqual({ ...failing.results[0].body, requestId: undefined }, { success: false, error: 'storage_failed', message: 'The store refused the images.', requestId: undefined });
+
+      for (const [url, key] of [[`/api/jobs/${id}`, otherKey], ['/api/jobs/AAAAAAAAAAAAAAAAAAAAAA', testApiKey], ['/api/jobs/..%2F..%2Fapi-keys', testApiKey]] as const) {
+        const answer = await server.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+        assert.equal(answer.statusCode, 404, url);
+        assert.equal(answer.json().error, 'not_found');
+      }
+      assert.equal((await server.inject({ method: 'GET', url: `/api/jobs/${id}` })).statusCode, 401);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('waits and tries again a request refused only because the service is busy', async () => {
+    const core = standInCards();
+    core.answer.generate = new CardError('busy', 'Every renderer is busy.', { retryAfterSeconds: 1 });
+    core.answer.generateHeld = async () => {
+      if (core.calls.generate.length === 2) core.answer.generate = undefined;
+    };
+    const server = await startServer(settings(), core);
+    try {
+      const job = await finished(server, (await submit(server, { markdown: '# Hi' })).json().id);
+      assert.equal(job.state, 'done');
+      assert.equal(job.results[0].status, 200);
+      assert.equal(core.calls.generate.length, 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('takes up an unfinished job after a restart, without redoing the requests already answered', async () => {
+    const first = standInCards();
+    let release = () => {};
+    first.answer.generateHeld = async (request) => {
+      if (request.markdown === '# Two') await new Promise<void>((resolve) => (release = resolve));
+    };
+    let server = await startServer(settings(), first);
+    const { id } = (await submit(server, { requests: [{ markdown: '# One' }, { markdown: '# Two' }, { markdown: '# Three' }] })).json();
+    while (first.calls.generate.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Stopped while the second request is being rendered.
+    const closed = server.close();
+    // The request ends only once the service is stopping: its answer is not recorded.
+    setTimeout(() => release(), 100);
+    await closed;
+    const second = standInCards();
+    server = await startServer(settings(), second);
+    try {
+      const job = await finished(server, id);
+      assert.equal(job.state, 'done');
+      assert.deepEqual(job.progress, { done: 3, total: 3 });
+      assert.deepEqual(
+        second.calls.generate.map((call) => call.request.markdown),
+        ['# Two', '# Three'],
+        'the first request was answered before the restart and is not run again',
+      );
+    } finally {
+      await server.close();
+    }
   });
 });

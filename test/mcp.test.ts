@@ -292,6 +292,25 @@ describe('cardwright mcp, calling a remote cardwright', () => {
     assert.equal((render.inputSchema.properties as Record<string, unknown>).outputDir, undefined, 'no outputDir in remote mode');
   });
 
+  it('renders a batch as a job of the service, or returns its id to check on later', async () => {
+    const small = { width: 200, height: 200, scale: 1 };
+    const result = await callTool(session, 'render_batch', { requests: [{ markdown: '# Batch one', ...small }, { markdown: '# Batch two', ...small, format: 'jpeg' }] });
+    assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
+    const job = JSON.parse(textOf(result));
+    assert.equal(job.state, 'done');
+    assert.deepEqual(job.results.map((answer: { status: number }) => answer.status), [200, 200]);
+    for (const answer of job.results) assert.equal((await download(answer.body.images[0].url)).response.status, 200);
+
+    const submitted = JSON.parse(textOf(await callTool(session, 'render_batch', { requests: [{ markdown: '# Later', ...small }], waitSeconds: 0 })));
+    assert.match(submitted.note, new RegExp(`jobId "${submitted.id}"`));
+    const checked = JSON.parse(textOf(await callTool(session, 'render_batch', { jobId: submitted.id })));
+    assert.equal(checked.state, 'done');
+
+    const bad = await callTool(session, 'render_batch', { requests: [{ markdown: '# fine' }, { scale: 9 }] });
+    assert.equal(bad.isError, true);
+    assert.equal(textOf(bad), 'invalid_request: requests[1]: scale is not accepted: got number 9; accepted: device pixels per CSS px, 1–3.');
+  });
+
   it('refuses outputDir, which only local rendering writes to, saying what to do', async () => {
     const result = await callTool(session, 'render_cards', { markdown: '# a', outputDir: '/tmp/somewhere' });
     assert.equal(result.isError, true);

@@ -39,6 +39,8 @@ describe('OpenAPI document', () => {
       '/api/config',
       '/api/generate',
       '/api/generate/cover',
+      '/api/jobs',
+      '/api/jobs/{id}',
       '/api/preview',
       '/api/requests/{id}',
       '/api/themes',

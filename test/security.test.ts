@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import type { Element, Root, RootContent } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
+import http from 'node:http';
+import type net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { CallbackAddresses, CallbackRefused } from '../src/jobs/callback-address.js';
+import { WebhookSender } from '../src/jobs/webhook.js';
 import { loadConfig } from '../src/config.js';
 import { HostAllowlist, isPublicAddress } from '../src/cards/images/address-policy.js';
 import { RemoteImageFetcher, RemoteImageRefused } from '../src/cards/images/remote-image-fetcher.js';
@@ -300,5 +305,50 @@ describe('the image guard', () => {
     setTimeout(() => cancelled.abort(new Error('request deadline passed')), 100);
     const aborted = await refusal(new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${server.port}`] }), `${server.origin}/slow`, cancelled.signal);
     assert.equal(aborted.message, 'request deadline passed');
+  });
+});
+
+describe('the job callback guard', () => {
+  const secret = 'callback-secret-0123456789';
+  let receiver: http.Server;
+  let port: number;
+  let hits = 0;
+  before(async () => {
+    receiver = http.createServer((_request, response) => {
+      hits += 1;
+      response.end();
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    port = (receiver.address() as net.AddressInfo).port;
+  });
+  after(() => receiver.close());
+
+  // A public-looking name that resolves to loopback: what DNS rebinding makes of a callback host.
+  const rebinding = async () => ['127.0.0.1'];
+  const delivered = async (addresses: CallbackAddresses, url: string) => {
+    const before = hits;
+    const lines: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    new WebhookSender({ secret, allowlist: [], attempts: 2, retryMs: 10 }, addresses, log).send(url, 'job-1', { state: 'done' });
+    for (let wait = 0; wait < 100 && !lines.some((line) => /delivered|no attempts left/.test(line)); wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+    return { reached: hits > before, log: lines.join('\n') };
+  };
+
+  it('refuses at submission a callback whose name resolves to a private address, unless allow-listed', async () => {
+    const guard = new CallbackAddresses([], rebinding);
+    await assert.rejects(guard.check(`http://hooks.example:${port}/`), (error: Error) => error instanceof CallbackRefused && /127\.0\.0\.1, not a public address/.test(error.message));
+    await assert.rejects(guard.check('http://[::1]/'), CallbackRefused);
+    await assert.rejects(guard.check('http://user:pw@8.8.8.8/'), CallbackRefused);
+    const allowed = new CallbackAddresses([`hooks.example:${port}`], rebinding);
+    assert.equal((await allowed.check(`http://hooks.example:${port}/`)).port, String(port));
+  });
+
+  it('checks the address again when it delivers, and connects only to what it checked', async () => {
+    const refused = await delivered(new CallbackAddresses([], rebinding), `http://hooks.example:${port}/hook`);
+    assert.equal(refused.reached, false, 'a name that now resolves to loopback is never connected to');
+    assert.match(refused.log, /resolves to 127\.0\.0\.1, not a public address/);
+    const allowed = await delivered(new CallbackAddresses([`hooks.example:${port}`], rebinding), `http://hooks.example:${port}/hook`);
+    assert.equal(allowed.reached, true);
+    assert.match(allowed.log, /delivered/);
   });
 });

@@ -7,7 +7,7 @@ import type { CommandSpec } from './command-line.js';
 
 export const renderCommand: CommandSpec = {
   name: 'render',
-  arguments: '<file.md | ->',
+  arguments: '<file.md | -> [more.md … with --remote]',
   summary: 'Renders Markdown to card images in a folder and prints their paths, one per line. "-" reads standard input.',
   options: [
     { name: 'out', short: 'o', value: '<dir>', description: 'folder for the images, created if missing (default: the current folder)' },
@@ -29,12 +29,17 @@ export const renderCommand: CommandSpec = {
       description: `a text (e.g. your handle, at most ${watermarkLimits.textMaxLength} characters) drawn at the bottom right of every card, the API's watermark; position, opacity, size and a logo in the front matter's watermark key`,
     },
     { name: 'clean', description: 'remove numbered files of the same name left by an earlier, longer result (without it they are an error)' },
-    { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths' },
+    { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths (with --remote: {"success","files","failures"})' },
+    {
+      name: 'remote',
+      description: 'render with the cardwright service at CARDWRIGHT_URL (key: CARDWRIGHT_API_KEY) as one job, and download the images; takes several files (up to 100), each written under its own name',
+    },
   ],
   notes: [
     'Examples:',
     '  cardwright render notes.md -o out/ --theme pop-art --mode mint-mode --split autoSplit',
     '  pbpaste | cardwright render - -o out/ --name today --format jpeg',
+    '  CARDWRIGHT_URL=https://cards.example.com CARDWRIGHT_API_KEY=… cardwright render *.md --remote -o out/',
     '',
     'Environment: THEMES_DIR (custom themes), CHROMIUM_PATH, REQUEST_TIMEOUT_MS, LOG_LEVEL (default warn).',
     'Exit status: 0 images written; 1 the input could not be read or rendering failed;',

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { loadCommandConfig } from '../config.js';
 import { baseNameOf, writeCardFiles } from '../cards/storage/card-files.js';
-import { parseCommandLine, requestNumberOption, stringOption, UsageError } from './command-line.js';
+import { parseCommandLine, requestNumberOption, stringOption, UsageError, type ParsedCommandLine } from './command-line.js';
 import { renderCommand } from './commands.js';
 import { checkDirectory } from '../cards/storage/make-directory.js';
 import { kilobytes } from '../cards/storage/store-all.js';
@@ -13,17 +13,14 @@ import { checkRequest } from '../cards/request/check.js';
 
 export async function runRender(args: string[]): Promise<void> {
   const { values, positionals } = parseCommandLine(renderCommand, args);
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? 'render needs a Markdown file, or - to read standard input.'
-        : `render takes one input; got ${positionals.length}: ${positionals.join(', ')}.`,
-    );
+  const remote = values.remote === true;
+  if (positionals.length === 0) throw new UsageError('render needs a Markdown file, or - to read standard input.');
+  if (positionals.length > 1 && !remote) {
+    throw new UsageError(`render takes one input (several with --remote); got ${positionals.length}: ${positionals.join(', ')}.`);
   }
   const input = positionals[0]!;
   // Every option is a field of POST /api/generate; the API's own validation checks them.
-  const body = {
-    markdown: await readInput(input),
+  const fields = {
     theme: stringOption(values.theme),
     themeMode: stringOption(values.mode),
     splitMode: stringOption(values.split),
@@ -38,6 +35,8 @@ export async function runRender(args: string[]): Promise<void> {
     hashtags: values['no-hashtags'] === true ? false : undefined,
     watermark: stringOption(values.watermark),
   };
+  if (remote) return runRemoteRender(positionals, fields, values);
+  const body = { markdown: await readInput(input), ...fields };
 
   // Before the render: a folder that cannot hold the cards, or a field the API would refuse, is
   // refused at once, before the renderer (Playwright, the Markdown worker) is even loaded.
@@ -75,6 +74,28 @@ export async function runRender(args: string[]): Promise<void> {
   } finally {
     await local.close();
   }
+}
+
+/** Several files (or one) rendered by the service at CARDWRIGHT_URL as one job; see remote-render.ts. */
+async function runRemoteRender(inputs: string[], fields: Record<string, unknown>, values: ParsedCommandLine['values']): Promise<void> {
+  const config = loadCommandConfig();
+  if (!config.remoteService) throw new UsageError('--remote renders with a cardwright service: set CARDWRIGHT_URL and CARDWRIGHT_API_KEY.');
+  if (values.name !== undefined && inputs.length > 1) throw new UsageError('--name names the files of one input; with several, each input\'s files take its own name.');
+  const documents = await Promise.all(inputs.map(async (input) => ({ name: input === '-' ? (stringOption(values.name) ?? 'card') : input, markdown: await readInput(input) })));
+  for (const document of documents) checkRequest({ ...fields, markdown: document.markdown });
+  const outputDir = stringOption(values.out) ?? '.';
+  await checkDirectory('--out', outputDir);
+  const { renderRemotely } = await import('./remote-render.js');
+  const { files, failures } = await renderRemotely(documents, fields, {
+    service: config.remoteService,
+    outputDir,
+    clean: values.clean === true,
+    timeoutMs: config.requestTimeoutMs * documents.length + 60_000,
+  });
+  if (values.json) process.stdout.write(`${JSON.stringify({ success: failures.length === 0, files, ...(failures.length > 0 ? { failures } : {}) }, null, 2)}\n`);
+  else process.stdout.write(files.map((file) => `${file}\n`).join(''));
+  for (const failure of failures) process.stderr.write(`cardwright: ${failure}\n`);
+  if (failures.length > 0) process.exitCode = 1;
 }
 
 async function readInput(input: string): Promise<string> {

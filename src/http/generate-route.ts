@@ -1,7 +1,8 @@
 // POST /api/generate: authenticate, validate, then the card pipeline's generate(), answered with
 // the stored images' URLs.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Cards } from '../cards/index.js';
+import type { CardRequest, Cards } from '../cards/index.js';
+import type { Logger } from '../cards/logger.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { withRequestLog } from '../cards/request-log.js';
@@ -13,7 +14,7 @@ import { bodyWarnings, readNumbersSentAsText } from './numeric-strings-hook.js';
 import type { Metrics } from './metrics.js';
 import { requestDeadline } from './request-deadline.js';
 import { sendWarningsHeader } from './warnings-header.js';
-import { generateAnswer } from './generate-answer.js';
+import { generateAnswer, type GenerateAnswer } from './generate-answer.js';
 import { editorUrlOf } from './saved-request-route.js';
 
 export interface GenerateRouteDeps {
@@ -48,23 +49,48 @@ export function countCards(deps: { apiKeys: ApiKeyStore; usage: KeyUsage }, requ
   if (keyId) deps.usage.add(keyId, cards);
 }
 
+/** What one generate call needs besides the request: who asks, for how long, and where to log. */
+export interface GenerateCall {
+  signal: AbortSignal;
+  /** The asking key's id (ApiKeyStore.idOf), whose card count the answer adds to. */
+  keyId: string | undefined;
+  /** Set when the answer may come from, and go to, the render cache: the asker's own part of it. */
+  cacheScope: string | undefined;
+  /** What was read differently from how it was sent (numbers sent as text), for the answer's warnings. */
+  bodyWarnings: string[];
+  log: Logger;
+}
+
+/**
+ * The success answer of POST /api/generate for a checked request. The route and the jobs (which
+ * answer each of their requests exactly as the route would) both call it; failures are thrown.
+ */
+export async function answerGenerate(deps: GenerateRouteDeps, cardRequest: CardRequest, call: GenerateCall): Promise<{ answer: GenerateAnswer; fromCache: boolean; warnings: string[] }> {
+  const generated = await withRequestLog(call.log, () => deps.cards.generate(cardRequest, call.signal, { cacheScope: call.cacheScope }));
+  const { images, fromCache, savedRequestId } = generated;
+  const warnings = [...call.bodyWarnings, ...generated.warnings];
+  if (!fromCache) deps.metrics?.stored(images);
+  if (call.keyId) deps.usage.add(call.keyId, cardsIn(images));
+  return { answer: generateAnswer(images, editorUrlOf(deps.publicBaseUrl, savedRequestId), warnings), fromCache, warnings };
+}
+
 export function registerGenerateRoute(app: FastifyInstance, deps: GenerateRouteDeps): void {
   app.post<{ Body: GenerateBodyInput | undefined }>(
     '/api/generate',
     { onRequest: requireApiKey(deps.apiKeys), preValidation: readNumbersSentAsText(GenerateBody), schema: { body: GenerateBody } },
     async (request, reply) => {
-      const cardRequest = normalizeRequest(request.body ?? {});
-      const signal = requestDeadline(reply, deps.requestTimeoutMs);
-      // Cache entries are the caller's own: one tenant never learns what another rendered.
-      const cacheScope = deps.cacheEnabled ? String(request.headers['x-api-key']) : undefined;
-      const generated = await withRequestLog(request.log, () => deps.cards.generate(cardRequest, signal, { cacheScope }));
-      const { images, fromCache, savedRequestId } = generated;
-      const warnings = [...bodyWarnings(request), ...generated.warnings];
-      if (!fromCache) deps.metrics?.stored(images);
-      countCards(deps, request, cardsIn(images));
+      const key = String(request.headers['x-api-key']);
+      const { answer, fromCache, warnings } = await answerGenerate(deps, normalizeRequest(request.body ?? {}), {
+        signal: requestDeadline(reply, deps.requestTimeoutMs),
+        keyId: deps.apiKeys.idOf(key),
+        // Cache entries are the caller's own: one tenant never learns what another rendered.
+        cacheScope: deps.cacheEnabled ? key : undefined,
+        bodyWarnings: bodyWarnings(request),
+        log: request.log,
+      });
       if (deps.cacheEnabled) reply.header('X-Cache', fromCache ? 'hit' : 'miss');
       sendWarningsHeader(reply, warnings);
-      return generateAnswer(images, editorUrlOf(deps.publicBaseUrl, savedRequestId), warnings);
+      return answer;
     },
   );
 }

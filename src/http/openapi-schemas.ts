@@ -308,3 +308,37 @@ export const MetricsAnswer = {
 
 /** 304: the client's copy (If-None-Match) is current. */
 export const notModified = { description: 'Not modified: the copy named by If-None-Match is current.', type: 'null' };
+
+const jobId = Type.String({ description: 'the job id: 128 random bits, base64url' });
+
+export const JobAccepted = Type.Object(
+  {
+    id: jobId,
+    state: Type.Literal('queued'),
+    statusUrl: Type.String({ format: 'uri', description: 'GET it with the same key for the state and the answers (also the Location header)' }),
+  },
+  {
+    description: 'Every request was checked and the job is queued.',
+    examples: [{ id: 'Xq3v0bN8kT1mZr6yWc2pLg', state: 'queued', statusUrl: 'http://localhost:3000/api/jobs/Xq3v0bN8kT1mZr6yWc2pLg' }],
+  },
+);
+
+export const JobAnswer = Type.Object(
+  {
+    id: jobId,
+    state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')], {
+      description: 'done: every request answered, at least one successfully; failed: none succeeded, or the job was given up',
+    }),
+    progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: 'requests answered, of all' }),
+    results: Type.Array(
+      Type.Object({
+        status: Type.Integer({ description: 'the status POST /api/generate would have answered' }),
+        body: Type.Object({}, { additionalProperties: true, description: 'the generate answer, or the error answer ({success: false, error, message, requestId})' }),
+      }),
+      { description: 'the answers so far, in the order of the requests' },
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    finishedAt: Type.Optional(Type.String({ format: 'date-time', description: 'when it ended; it can be read for JOBS_TTL_SECONDS after' })),
+  },
+  { description: 'The job as it stands; a callbackUrl receives the same JSON when it ends.' },
+);

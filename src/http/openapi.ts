@@ -19,6 +19,8 @@ import {
   type ExampleSettings,
   GenerateAnswer,
   HealthAnswer,
+  JobAccepted,
+  JobAnswer,
   MetricsAnswer,
   notModified,
   NotReadyAnswer,
@@ -29,6 +31,7 @@ import {
   ThemesAnswer,
   UserInfoAnswer,
 } from './openapi-schemas.js';
+import { unknownJob } from './jobs-route.js';
 import { noSavedRequest } from './saved-request-route.js';
 
 const description = `Turns Markdown into styled card images, stores them and answers with their public URLs.
@@ -237,6 +240,36 @@ function documented(method: string | string[], url: string, schema: FastifySchem
           tags: ['web page'],
           params: { type: 'object', properties: { id: { type: 'string', description: 'the id after `?edit=` in previewUrl: <ms since epoch>_<24 hex digits>' } }, required: ['id'] },
           response: { 200: SavedRequestAnswer, ...errorAnswers([noSavedRequest('1795315408146_5c0e4a9d2b7f13e8a6d4c2b1'), ...limited]) },
+        },
+      };
+    case 'POST /api/jobs':
+      return {
+        url,
+        schema: {
+          ...schema,
+          operationId: 'submitJob',
+          summary: 'Queue one generate request or a batch of up to 100; answers 202 at once',
+          description:
+            'The body is one POST /api/generate body, or {"requests": [...]} with up to 100 of them, each with an optional `callbackUrl` (needs WEBHOOK_SECRET; signed with X-Cardwright-Signature, see docs/api.md#webhooks). Every request is checked first: a bad one is a 400 naming its index, and nothing is queued.',
+          tags: ['cards'],
+          security: [{ apiKey: [] }],
+          response: {
+            202: JobAccepted,
+            ...errorAnswers([failures.invalid_request, failures.unauthorized, failures.payload_too_large, failures.unsupported_media_type, ...limited, failures.overloaded, failures.internal_error]),
+          },
+        },
+      };
+    case 'GET /api/jobs/:id':
+      return {
+        url,
+        schema: {
+          ...schema,
+          operationId: 'getJob',
+          summary: "A job's state, progress and each request's answer",
+          description: 'Each result is exactly what POST /api/generate would have answered for that request. Only the key that created the job reads it; to others it is 404.',
+          tags: ['cards'],
+          security: [{ apiKey: [] }],
+          response: { 200: JobAnswer, ...errorAnswers([failures.unauthorized, unknownJob('Xq3v0bN8kT1mZr6yWc2pLg'), ...limited, failures.overloaded]) },
         },
       };
     case 'GET /api/user/info':

@@ -13,6 +13,7 @@ import { installErrorHandlers } from './error-handler.js';
 import { registerLocalFilesRoute } from './files-route.js';
 import { registerGenerateRoute } from './generate-route.js';
 import { registerHealthRoutes } from './health-route.js';
+import { registerJobs } from './jobs-setup.js';
 import type { Metrics } from './metrics.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import { registerApiReference, registerOpenApi } from './openapi.js';
@@ -66,6 +67,7 @@ export async function setUpService(server: FastifyInstance, parts: ServiceParts)
     metrics,
   };
   registerGenerateRoute(server, generateDeps);
+  await registerJobs(server, config, generateDeps);
   registerCoverRoute(server, generateDeps);
   registerUserInfoRoute(server, generateDeps);
   registerSavedRequestRoute(server, storage);

@@ -3,10 +3,12 @@
 import type { ThemeListing } from '../cards/themes/listing.js';
 import type { StoredImage } from '../cards/storage/store-all.js';
 import type { CardBackend, CardResult } from './backend.js';
+import type { JobClient } from './batch-tool.js';
+import type { JobView } from '../jobs/job.js';
 import { contentTypeOf, extensionOf } from '../cards/storage/storage.js';
 import { ToolError } from './tool-errors.js';
 
-export class RemoteBackend implements CardBackend {
+export class RemoteBackend implements CardBackend, JobClient {
   readonly mode = 'remote';
   private readonly baseUrl: string;
 
@@ -30,6 +32,18 @@ export class RemoteBackend implements CardBackend {
     });
     const images = answer.images.map((image) => ({ ...image, mimeType: mimeTypeOf(image.fileName), read: () => this.download(image) }));
     return { images, previewUrl: answer.previewUrl, warnings: answer.warnings ?? [] };
+  }
+
+  async submitJob(body: { requests: unknown[] }): Promise<{ id: string }> {
+    return this.call<{ id: string }>('/api/jobs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': this.apiKey },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async job(id: string): Promise<JobView> {
+    return this.call<JobView>(`/api/jobs/${encodeURIComponent(id)}`, { headers: { 'x-api-key': this.apiKey } });
   }
 
   async themes(): Promise<ThemeListing> {

@@ -14,7 +14,8 @@ import { renderCards } from './render-tool.js';
 import { ToolError, toolErrorText } from './tool-errors.js';
 import { LocalBackend } from './local-backend.js';
 import { RemoteBackend } from './remote-backend.js';
-import { renderToolName, themesToolName, toolDefinitions } from './tools.js';
+import { batchToolName, renderToolName, themesToolName, toolDefinitions } from './tools.js';
+import { renderBatch } from './batch-tool.js';
 
 /** A remote cardwright when CARDWRIGHT_URL and CARDWRIGHT_API_KEY are set, else this process. */
 export function backendFromConfig(config: Config): CardBackend {
@@ -30,8 +31,10 @@ export async function runMcpServer(): Promise<void> {
     try {
       const args = request.params.arguments ?? {};
       if (request.params.name === renderToolName) return await renderCards(backend, args);
+      if (request.params.name === batchToolName && backend instanceof RemoteBackend) return await renderBatch(backend, args);
       if (request.params.name === themesToolName) return { content: [{ type: 'text', text: JSON.stringify(await backend.themes(), null, 2) }] };
-      throw new ToolError('not_found', `There is no tool "${request.params.name}"; the tools are ${renderToolName} and ${themesToolName}.`);
+      const tools = toolDefinitions(backend.mode, backend.description).map((tool) => tool.name);
+      throw new ToolError('not_found', `There is no tool "${request.params.name}"; the tools are ${tools.join(', ')}.`);
     } catch (error) {
       return { isError: true, content: [{ type: 'text', text: toolErrorText(error) }] };
     }

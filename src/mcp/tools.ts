@@ -4,10 +4,14 @@
 // really do: local mode writes files on this machine, remote mode calls a service elsewhere.
 import { Type } from '@sinclair/typebox';
 import { GenerateBody } from '../cards/request/schema.js';
+import { maxJobRequests } from '../jobs/job.js';
 import { withPlainTypes } from './tool-schema.js';
 
 export const renderToolName = 'render_cards';
 export const themesToolName = 'list_themes';
+/** Remote mode only: a batch is a job of the service (POST /api/jobs). */
+export const batchToolName = 'render_batch';
+export const batchWait = { defaultSeconds: 60, maxSeconds: 600 };
 
 export const inlineChoices = ['all', 'first', 'none'] as const;
 export type InlineChoice = (typeof inlineChoices)[number];
@@ -70,6 +74,7 @@ export function toolDefinitions(mode: BackendMode, backendDescription: string) {
       // service (new names, nothing overwritten), which is a system outside this machine.
       annotations: { readOnlyHint: false, destructiveHint: !remote, idempotentHint: false, openWorldHint: remote },
     },
+    ...(remote ? [batchToolDefinition()] : []),
     {
       name: themesToolName,
       title: 'List card themes',
@@ -78,4 +83,31 @@ export function toolDefinitions(mode: BackendMode, backendDescription: string) {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: remote },
     },
   ];
+}
+
+function batchToolDefinition() {
+  const input = Type.Object({
+    requests: Type.Optional(
+      Type.Array(withPlainTypes(GenerateBody), { minItems: 1, maxItems: maxJobRequests, description: `1 to ${maxJobRequests} requests, each with the fields of ${renderToolName} (no path)` }),
+    ),
+    jobId: Type.Optional(Type.String({ maxLength: 64, description: 'instead of requests: the id of a batch submitted earlier, to check on it (and wait for it)' })),
+    waitSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: batchWait.maxSeconds,
+        default: batchWait.defaultSeconds,
+        description: 'how long to wait for the batch to finish; 0 returns its id at once. A batch still running then is given with its id, to check on later',
+      }),
+    ),
+  });
+  return {
+    name: batchToolName,
+    title: 'Render many documents as one batch job',
+    description:
+      `Submits up to ${maxJobRequests} render requests as one job of the cardwright service and waits for it (up to waitSeconds), ` +
+      "then returns each request's answer (its images' URLs, or its error) in order. A job that is still running is returned with its id: call again with jobId to check on it. " +
+      'Every request is checked first: one bad request refuses the whole batch, naming its index.',
+    inputSchema: plainJson(input),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  };
 }

@@ -15,7 +15,14 @@ export interface StandInCards {
   cards: Cards;
   calls: StandInCalls;
   /** What the next operations answer: a result, or an error to throw. */
-  answer: { generate?: Generated | Error; preview?: Preview | Error; chargeImages?: number; markdownCpuMs?: number; previewHeld?: (request: CardRequest) => Promise<void> };
+  answer: {
+    generate?: Generated | Error;
+    generateHeld?: (request: CardRequest) => Promise<void>;
+    preview?: Preview | Error;
+    chargeImages?: number;
+    markdownCpuMs?: number;
+    previewHeld?: (request: CardRequest) => Promise<void>;
+  };
   /** What /ready learns of the render pool. */
   pool: { browserUp: boolean; queueFull: boolean; isDraining: boolean };
 }
@@ -44,6 +51,7 @@ export function standInCards(): StandInCards {
     expectPreviews: () => {},
     async generate(request: CardRequest, _signal: AbortSignal, options: { cacheScope?: string } = {}) {
       calls.generate.push({ request, cacheScope: options.cacheScope });
+      await answer.generateHeld?.(request);
       return settle(answer.generate, { images: [storedImage(1)], complete: true, warnings: [], savedRequestId: 'saved-1', fromCache: false });
     },
     async preview(request: CardRequest, _signal: AbortSignal, meter?: PreviewMeter) {

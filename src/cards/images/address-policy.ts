@@ -4,6 +4,7 @@
 // unspecified, multicast, broadcast, reserved/documentation ranges, and every IPv6 form that carries
 // an IPv4 address (IPv4-compatible, IPv4-mapped, IPv4-translated, NAT64, 6to4, Teredo), which can
 // smuggle a private IPv4 address, all fail.
+import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -80,10 +81,10 @@ export class HostAllowlist {
 }
 
 /** Problems with allowlist entries, each as a sentence an operator can act on (for config checks). */
-export function allowlistProblems(entries: readonly string[]): string[] {
+export function allowlistProblems(entries: readonly string[], setting = 'REMOTE_IMAGES_ALLOWLIST'): string[] {
   return entries.flatMap((entry) => {
     try {
-      parseEntry(entry);
+      parseEntry(entry, setting);
       return [];
     } catch (error) {
       return [(error as Error).message];
@@ -91,7 +92,7 @@ export function allowlistProblems(entries: readonly string[]): string[] {
   });
 }
 
-function parseEntry(raw: string): { host: string; port?: string; subdomains: boolean } {
+function parseEntry(raw: string, setting = 'REMOTE_IMAGES_ALLOWLIST'): { host: string; port?: string; subdomains: boolean } {
   const entry = raw.trim().toLowerCase();
   const subdomains = entry.startsWith('*.');
   const rest = subdomains ? entry.slice(2) : entry;
@@ -99,12 +100,38 @@ function parseEntry(raw: string): { host: string; port?: string; subdomains: boo
   try {
     url = new URL(`http://${rest}`);
   } catch {
-    throw new Error(`REMOTE_IMAGES_ALLOWLIST entry "${raw}" is not a host name, host:port or *.domain.`);
+    throw new Error(`${setting} entry "${raw}" is not a host name, host:port or *.domain.`);
   }
   if (url.pathname !== '/' || url.username || url.search || url.hash || !url.hostname) {
-    throw new Error(`REMOTE_IMAGES_ALLOWLIST entry "${raw}" must be a host name, host:port or *.domain, without a scheme or path.`);
+    throw new Error(`${setting} entry "${raw}" must be a host name, host:port or *.domain, without a scheme or path.`);
   }
   // An explicit :80 is dropped by the URL parser; keep what was written so the match stays exact.
   const writtenPort = /:(\d+)$/.exec(rest)?.[1];
   return { host: bareHostName(url), port: writtenPort, subdomains };
+}
+
+/** Resolves a host name to all its addresses with the system resolver (dns.lookup, which also reads /etc/hosts). */
+export const systemResolve = async (hostName: string): Promise<string[]> =>
+  (await dns.promises.lookup(hostName, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/**
+ * A connection's own DNS step for a server-side request (a remote image, a webhook): resolves,
+ * refuses if ANY address is not public (unless the host is trusted, i.e. allow-listed), and hands
+ * exactly those addresses to the socket, so a DNS answer cannot change between check and connect.
+ * IP literals never reach a lookup; callers check them before connecting.
+ */
+export function checkedLookup(resolve: (hostName: string) => Promise<string[]>, trusted: boolean, refuse: (message: string) => Error): net.LookupFunction {
+  return (hostName, options, callback) => {
+    const reply = callback as (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
+    resolve(hostName)
+      .then((found) => {
+        const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => net.isIP(a) === options.family) : found;
+        if (wanted.length === 0) throw refuse(`${hostName} has no address`);
+        const forbidden = trusted ? undefined : found.find((address) => !isPublicAddress(address));
+        if (forbidden !== undefined) throw refuse(`${hostName} resolves to ${forbidden}, not a public address`);
+        if (options.all) reply(null, wanted.map((address) => ({ address, family: net.isIP(address) })));
+        else reply(null, wanted[0]!, net.isIP(wanted[0]!));
+      })
+      .catch((error: Error) => reply(error, ''));
+  };
 }

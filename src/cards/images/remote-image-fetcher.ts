@@ -6,12 +6,10 @@
 //   answer cannot change between check and connect;
 // - each redirect (at most 3) is checked again from the start, as a new request;
 // - only `image/*` responses whose bytes really are an image, within a size and time budget.
-import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { timeLimit } from '../deadlines.js';
-import { bareHostName, HostAllowlist, isIpLiteral, isPublicAddress } from './address-policy.js';
+import { bareHostName, checkedLookup, HostAllowlist, isIpLiteral, isPublicAddress, systemResolve } from './address-policy.js';
 import { maxImagePixels, sniffImage } from './sniff-image.js';
 
 /** Which remote images cards may show: none, any public address, or the hosts of an allowlist. */
@@ -61,9 +59,6 @@ export class RemoteImageRefused extends Error {
 }
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-
-const systemResolve = async (hostName: string): Promise<string[]> =>
-  (await dns.promises.lookup(hostName, { all: true, verbatim: true })).map((entry) => entry.address);
 
 export class RemoteImageFetcher implements ImageSource {
   readonly policy: RemoteImagesPolicy;
@@ -127,7 +122,7 @@ export class RemoteImageFetcher implements ImageSource {
         method: 'GET',
         // No pooled sockets: every connection goes through the checked lookup below.
         agent: false,
-        lookup: this.checkedLookup(trusted),
+        lookup: checkedLookup(this.resolve, trusted, (message) => new RemoteImageRefused(message)),
         signal,
         headers: { accept: 'image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8', 'user-agent': 'cardwright-image-fetcher' },
       });
@@ -135,27 +130,6 @@ export class RemoteImageFetcher implements ImageSource {
       request.once('error', (error) => reject(signal.aborted ? abortReason(signal) : error));
       request.end();
     });
-  }
-
-  /**
-   * The connection's own DNS step: resolves, refuses if ANY address is not public (unless the host
-   * is allowlisted), and hands exactly those addresses to the socket. IP literals never reach here;
-   * vet() checked them.
-   */
-  private checkedLookup(trusted: boolean): net.LookupFunction {
-    return (hostName, options, callback) => {
-      const reply = callback as (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
-      this.resolve(hostName)
-        .then((found) => {
-          const wanted = options.family === 4 || options.family === 6 ? found.filter((a) => net.isIP(a) === options.family) : found;
-          if (wanted.length === 0) throw new RemoteImageRefused(`${hostName} has no address`);
-          const forbidden = trusted ? undefined : found.find((address) => !isPublicAddress(address));
-          if (forbidden !== undefined) throw new RemoteImageRefused(`${hostName} resolves to ${forbidden}, not a public address`);
-          if (options.all) reply(null, wanted.map((address) => ({ address, family: net.isIP(address) })));
-          else reply(null, wanted[0]!, net.isIP(wanted[0]!));
-        })
-        .catch((error: Error) => reply(error, ''));
-    };
   }
 
   private async readImage(response: http.IncomingMessage, signal: AbortSignal): Promise<FetchedImage> {

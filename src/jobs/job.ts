@@ -1,0 +1,64 @@
+// A job: requests of POST /api/generate run one after another in the background (POST /api/jobs),
+// each answered exactly as POST /api/generate would have answered it. The queue that runs jobs
+// (job-queue.ts) stores this record as it is; what a client reads of it is jobView().
+import { randomBytes } from 'node:crypto';
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+/** The most requests one job may hold (docs/api.md#post-apijobs). */
+export const maxJobRequests = 100;
+
+/** One request's answer: the status and JSON body POST /api/generate would have sent. */
+export interface JobResult {
+  status: number;
+  body: unknown;
+}
+
+export interface Job {
+  /** Random, 128 bits: knowing one job's id tells nothing of another's. */
+  id: string;
+  /** The id (ApiKeyStore.idOf, never the key itself) of the API key that created it; only that key reads it. */
+  owner: string;
+  state: JobState;
+  /** The request bodies, as sent (each already checked). */
+  requests: unknown[];
+  /** Each request's answer, null until it has one; a restarted job skips the answered ones. */
+  results: (JobResult | null)[];
+  callbackUrl?: string;
+  createdAt: string;
+  finishedAt?: string;
+}
+
+/** What GET /api/jobs/:id answers and a callback receives. */
+export interface JobView {
+  id: string;
+  state: JobState;
+  progress: { done: number; total: number };
+  /** The answers so far, in the order of the requests. */
+  results: JobResult[];
+  createdAt: string;
+  finishedAt?: string;
+}
+
+export const newJobId = (): string => randomBytes(16).toString('base64url');
+
+export function newJob(owner: string, requests: unknown[], callbackUrl?: string): Job {
+  return { id: newJobId(), owner, state: 'queued', requests, results: requests.map(() => null), ...(callbackUrl ? { callbackUrl } : {}), createdAt: new Date().toISOString() };
+}
+
+/** The state a job ends in once every request has its answer: failed when not one request succeeded. */
+export const finalState = (results: (JobResult | null)[]): JobState => (results.some((result) => result && result.status < 400) ? 'done' : 'failed');
+
+export const isFinished = (job: Job): boolean => job.state === 'done' || job.state === 'failed';
+
+export function jobView(job: Job): JobView {
+  const results = job.results.filter((result): result is JobResult => result !== null);
+  return {
+    id: job.id,
+    state: job.state,
+    progress: { done: results.length, total: job.requests.length },
+    results,
+    createdAt: job.createdAt,
+    ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
+  };
+}
