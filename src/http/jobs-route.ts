@@ -52,7 +52,7 @@ export function registerJobRoutes(app: FastifyInstance, deps: JobsRouteDeps): vo
       await deps.queue.add(job);
       const statusUrl = `${deps.publicBaseUrl}/api/jobs/${job.id}`;
       reply.code(202).header('Location', statusUrl);
-      return { id: job.id, state: job.state, statusUrl };
+      return { success: true, id: job.id, state: job.state, statusUrl };
     },
   );
 

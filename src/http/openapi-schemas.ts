@@ -313,13 +313,14 @@ const jobId = Type.String({ description: 'the job id: 128 random bits, base64url
 
 export const JobAccepted = Type.Object(
   {
+    success: Type.Literal(true, { description: 'as in every successful answer: what MD2Card-style clients check first' }),
     id: jobId,
     state: Type.Literal('queued'),
     statusUrl: Type.String({ format: 'uri', description: 'GET it with the same key for the state and the answers (also the Location header)' }),
   },
   {
     description: 'Every request was checked and the job is queued.',
-    examples: [{ id: 'Xq3v0bN8kT1mZr6yWc2pLg', state: 'queued', statusUrl: 'http://localhost:3000/api/jobs/Xq3v0bN8kT1mZr6yWc2pLg' }],
+    examples: [{ success: true, id: 'Xq3v0bN8kT1mZr6yWc2pLg', state: 'queued', statusUrl: 'http://localhost:3000/api/jobs/Xq3v0bN8kT1mZr6yWc2pLg' }],
   },
 );
 

@@ -153,13 +153,20 @@ export class PreviewBill {
 const cpuMsPerToken = 10;
 
 /**
+ * CPU time of a preview's Markdown that is never charged: a note of a few paragraphs takes 10–20 ms
+ * here, more on a worker still warming up (and the kernel counts in steps of 10 ms), which is the
+ * service's cost, not the client's.
+ */
+const freeMarkdownCpuMs = 50;
+
+/**
  * What a preview owes, after the fact, for the CPU time its Markdown took in a worker: the time
- * beyond what its length paid for up front (previewCost). A 24 KB code block of a grammar heavy to
- * highlight takes far more than its 12 tokens of length; sent every second it now runs its
- * client's budget dry.
+ * beyond the free 50 ms and beyond what its length paid for up front (previewCost). A 24 KB code
+ * block of a grammar heavy to highlight takes far more than its 12 tokens of length; sent every
+ * second it now runs its client's budget dry.
  */
 export function markdownCpuCost(request: CardRequest, cpuMs: number): number {
-  return Math.max(0, cpuMs / cpuMsPerToken - request.markdown.length / charactersPerToken);
+  return Math.max(0, (cpuMs - freeMarkdownCpuMs) / cpuMsPerToken - request.markdown.length / charactersPerToken);
 }
 
 /** A 2,000-character document costs a token (about 10 ms of CPU here), on top of one per preview. */
