@@ -6,7 +6,10 @@
 // request (nor half-stored image) when a replica is killed, drained, or Redis goes away and back.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { Redis } from 'ioredis';
@@ -18,6 +21,7 @@ import { metric } from './helpers/metrics.js';
 import { startS3rver, type TestS3 } from './helpers/s3rver.js';
 
 const rateLimit = 30;
+const webhookSecret = 'cluster-webhook-secret-0123456789';
 const previewBurst = 12;
 /** One key per scenario, so each stays under the shared rate limit except the one that tests it. */
 const keys = Object.fromEntries(
@@ -119,6 +123,10 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
       LOG_LEVEL: 'warn',
       // A killed replica's job is taken over by another within seconds (BullMQ's stalled-job check).
       JOBS_STALLED_MS: '3000',
+      // Job callbacks go to a receiver of this test, on loopback.
+      WEBHOOK_SECRET: webhookSecret,
+      WEBHOOK_ALLOWLIST: '127.0.0.1',
+      WEBHOOK_RETRY_MS: '200',
     });
     replicas = await Promise.all(['a', 'b', 'c'].map((name) => startReplica(name, env, 90_000)));
     balancer = await startHaproxy(replicas);
@@ -290,38 +298,70 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
   });
 
   // Last: replicas b and c are gone by now, so a fresh replica d and replica a share the queue.
-  it('runs a job on the shared BullMQ queue, and another replica takes it over when the one working on it is killed', async () => {
+  it('spreads a batch job over the replicas, and when one is killed mid-job every request is still answered once', async () => {
     const a = replicas[0]!;
     const d = await startReplica('d', env, 90_000);
-    const requests = Array.from({ length: 6 }, (_, i) => ({ markdown: `# Job card ${i}\n\nRendered by whichever replica holds the job.`, width: 400, height: 500 }));
-    const submitted = await fetch(`${d.baseUrl}/api/jobs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': keys.jobs },
-      body: JSON.stringify({ requests }),
+    const callbacks: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const receiver = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        callbacks.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        response.end('ok');
+      });
     });
-    assert.equal(submitted.status, 202);
-    const { id } = (await submitted.json()) as { id: string };
-    const read = async (replica: Replica) => (await fetch(`${replica.baseUrl}/api/jobs/${id}`, { headers: { 'x-api-key': keys.jobs } })).json() as Promise<any>;
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    const { port } = receiver.address() as AddressInfo;
+    try {
+      const total = 20;
+      const requests = Array.from({ length: total }, (_, i) => ({ markdown: `# Job card ${i}\n\nRendered by whichever replica is free.`, width: 400, height: 500 }));
+      const submitted = await fetch(`${d.baseUrl}/api/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': keys.jobs },
+        body: JSON.stringify({ requests, callbackUrl: `http://127.0.0.1:${port}/hook` }),
+      });
+      assert.equal(submitted.status, 202);
+      const { id } = (await submitted.json()) as { id: string };
+      const read = async (replica: Replica) => (await fetch(`${replica.baseUrl}/api/jobs/${id}`, { headers: { 'x-api-key': keys.jobs } })).json() as Promise<any>;
 
-    // Watched through /metrics: GET /api/jobs/:id counts towards the key's rate limit (RATE_LIMIT_PER_MINUTE).
-    const stored = (replica: Replica) => metric(replica.baseUrl, 'cardwright_images_stored_total');
-    const storedBefore = new Map([[a, await stored(a)], [d, await stored(d)]]);
-    let worker: Replica | undefined;
-    await until('the job under way, a request answered', async () => {
-      for (const replica of [a, d]) if ((await stored(replica)) > storedBefore.get(replica)! && (await renderingNow(replica))) worker = replica;
-      return worker !== undefined;
-    }, 60_000);
-    worker!.child.kill('SIGKILL');
-    const survivor = worker === a ? d : a;
+      // Watched through /metrics: GET /api/jobs/:id counts towards the key's rate limit (RATE_LIMIT_PER_MINUTE).
+      const stored = (replica: Replica) => metric(replica.baseUrl, 'cardwright_images_stored_total');
+      const storedBefore = new Map([[a, await stored(a)], [d, await stored(d)]]);
+      // Both replicas take requests of the one job: neither waits for the other to finish it.
+      await until('both replicas answering requests of the job', async () => (await stored(a)) > storedBefore.get(a)! && (await stored(d)) > storedBefore.get(d)!, 60_000);
+      let worker: Replica | undefined;
+      await until('a replica rendering a request of the job', async () => {
+        for (const replica of [a, d]) if (await renderingNow(replica)) worker = replica;
+        return worker !== undefined;
+      }, 30_000);
+      worker!.child.kill('SIGKILL');
+      const survivor = worker === a ? d : a;
 
-    let job: any;
-    for (const givesUp = Date.now() + 90_000; Date.now() < givesUp; await new Promise((resolve) => setTimeout(resolve, 2_500))) {
-      job = await read(survivor);
-      if (job.state === 'done' || job.state === 'failed') break;
+      let job: any;
+      for (const givesUp = Date.now() + 120_000; Date.now() < givesUp; await new Promise((resolve) => setTimeout(resolve, 1_000))) {
+        job = await read(survivor);
+        if (job.state === 'done' || job.state === 'failed') break;
+      }
+      assert.equal(job.state, 'done', JSON.stringify(job).slice(0, 500));
+      assert.deepEqual(job.progress, { done: total, total });
+      // Once each: every index answered by exactly one result, each with images of its own.
+      assert.deepEqual(job.results.map((result: { index: number }) => result.index), requests.map((_, i) => i));
+      assert.deepEqual(job.results.filter((result: { status: number }) => result.status !== 200), []);
+      const urls = job.results.map((result: { body: { images: { url: string }[] } }) => result.body.images[0]!.url);
+      assert.equal(new Set(urls).size, total, 'a distinct image for every request');
+      await assertImagesWhole(job.results.map((result: { body: unknown }) => ({ body: result.body }) as Answer));
+
+      // One callback, signed, carrying the job as GET /api/jobs/:id gives it; none after it.
+      await until('the callback delivered', async () => callbacks.length > 0, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.equal(callbacks.length, 1, 'the job is posted once');
+      const [callback] = callbacks;
+      const timestamp = String(callback!.headers['x-cardwright-timestamp']);
+      assert.equal(callback!.headers['x-cardwright-signature'], `sha256=${createHmac('sha256', webhookSecret).update(`${timestamp}.${callback!.body}`).digest('hex')}`);
+      assert.deepEqual(JSON.parse(callback!.body), await read(survivor));
+    } finally {
+      receiver.close();
     }
-    assert.equal(job.state, 'done', JSON.stringify(job).slice(0, 500));
-    assert.deepEqual(job.progress, { done: 6, total: 6 });
-    assert.deepEqual(job.results.map((result: { status: number }) => result.status), [200, 200, 200, 200, 200, 200]);
-    await assertImagesWhole(job.results.map((result: { body: unknown }) => ({ body: result.body }) as Answer));
   });
 });

@@ -313,7 +313,7 @@ describe('jobs around a stand-in core', () => {
       assert.equal(job.state, 'done');
       assert.deepEqual(job.progress, { done: 2, total: 2 });
       const direct = await server.inject({ method: 'POST', url: '/api/generate', headers: { 'x-api-key': testApiKey }, payload: { markdown: '# Two', width: '600' } });
-      assert.deepEqual(job.results[1], { status: 200, body: direct.json() });
+      assert.deepEqual(job.results[1], { index: 1, status: 200, body: direct.json() });
       assert.equal(core.calls.generate[1]?.request.width, 600);
 
       core.answer.generate = new CardError('storage_failed', 'The store refused the images.');

@@ -60,7 +60,11 @@ describe('render cache', () => {
 
   it('runs a batch as a job: each answer as POST /api/generate gives it, then one signed callback, retried after failures', async () => {
     const { port } = receiver.server.address() as net.AddressInfo;
-    const requests = [{ markdown: '# Job one' }, { markdown: '# Job two', format: 'jpeg' }, { markdown: '# Job three', width: 300, height: 300 }];
+    // Twenty, as an automation flow sends a day's notes: three compared with POST /api/generate, the rest small.
+    const compared = [{ markdown: '# Job one' }, { markdown: '# Job two', format: 'jpeg' }, { markdown: '# Job three', width: 300, height: 300 }];
+    const themes = ['plain-notes', 'darktech', 'minimal', 'warm'];
+    const small = Array.from({ length: 17 }, (_, i) => ({ markdown: `# Note ${i + 4}\n\nOne of a day's notes.`, theme: themes[i % themes.length], width: 200, height: 200, scale: 1 }));
+    const requests = [...compared, ...small];
     const accepted = await postJson(service.baseUrl, '/api/jobs', { requests, callbackUrl: `http://127.0.0.1:${port}/hook` }, { 'x-api-key': testApiKey });
     assert.equal(accepted.status, 202, JSON.stringify(accepted.json));
     const { id, statusUrl } = accepted.json;
@@ -71,8 +75,11 @@ describe('render cache', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(job.state, 'done', JSON.stringify(job));
-    assert.deepEqual(job.progress, { done: 3, total: 3 });
-    for (const [index, request] of requests.entries()) {
+    assert.deepEqual(job.progress, { done: 20, total: 20 });
+    assert.deepEqual(job.results.map((result: { index: number; status: number }) => [result.index, result.status]), requests.map((_, i) => [i, 200]));
+    assert.equal(new Set(job.results.map((result: { body: { images: { url: string }[] } }) => result.body.images[0]!.url)).size, 20, 'a distinct image for every request');
+    for (const { body } of job.results.slice(3)) assert.deepEqual([body.images.length, body.images[0].width, body.images[0].height], [1, 200, 200]);
+    for (const [index, request] of compared.entries()) {
       const direct = await service.generate(request);
       const result = job.results[index];
       assert.equal(result.status, direct.status);

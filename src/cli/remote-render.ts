@@ -39,7 +39,7 @@ export async function renderRemotely(inputs: { name: string; markdown: string }[
   const files: string[] = [];
   const failures: string[] = [];
   for (const [index, input] of inputs.entries()) {
-    const result = job.results[index]!;
+    const result = job.results.find((answer) => answer.index === index)!;
     const body = result.body as { images?: StoredImage[]; error?: string; message?: string; warnings?: string[] };
     if (result.status !== 200 || !body.images) {
       failures.push(`${input.name}: ${body.error ?? `HTTP ${result.status}`}: ${body.message ?? ''}`);

@@ -17,16 +17,16 @@ import { errorBody, HttpError, httpErrorOf, httpFailures } from './http-errors.j
 const busyRetries = 20;
 
 export function jobRequestRunner(deps: GenerateRouteDeps, log: FastifyBaseLogger): RunJobRequest {
-  return async (job, index, stop) => {
-    const requestLog = log.child({ job: job.id, request: index });
+  return async ({ jobId, owner, index, request: body }, stop) => {
+    const requestLog = log.child({ job: jobId, request: index });
     for (let retry = 0; ; retry++) {
       const deadline = timeLimit(deps.requestTimeoutMs, `the request did not finish within ${deps.requestTimeoutMs} ms`, stop);
       try {
-        const { request, warnings } = checkRequest(job.requests[index]);
+        const { request, warnings } = checkRequest(body);
         const { answer } = await answerGenerate(deps, request, {
           signal: deadline.signal,
-          keyId: job.owner,
-          cacheScope: deps.cacheEnabled ? `job-owner:${job.owner}` : undefined,
+          keyId: owner,
+          cacheScope: deps.cacheEnabled ? `job-owner:${owner}` : undefined,
           bodyWarnings: warnings,
           log: requestLog,
         });
@@ -38,12 +38,18 @@ export function jobRequestRunner(deps: GenerateRouteDeps, log: FastifyBaseLogger
           await sleep(1000 * Math.max(1, error.retryAfterSeconds ?? 1), undefined, { signal: stop }).catch(() => undefined);
           continue;
         }
-        return failureResult(error, `${job.id}.${index}`, requestLog);
+        return failureResult(error, `${jobId}.${index}`, requestLog);
       } finally {
         deadline.clear();
       }
     }
   };
+}
+
+/** The answer of a request the queue gave up on: the replicas running it kept stopping, a fault of ours (500). */
+export function gaveUpResult({ jobId, index }: { jobId: string; index: number }): JobResult {
+  const failure = new HttpError('internal_error', 'This request could not be finished: the service replicas that took it up stopped before answering it, several times.');
+  return { status: failure.status, body: errorBody(failure, `${jobId}.${index}`) };
 }
 
 /** The error answer the HTTP error handler would have sent for `error` (error-handler.ts). */

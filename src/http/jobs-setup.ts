@@ -7,7 +7,7 @@ import { createJobQueue } from '../jobs/create-job-queue.js';
 import { jobView } from '../jobs/job.js';
 import { WebhookSender } from '../jobs/webhook.js';
 import type { GenerateRouteDeps } from './generate-route.js';
-import { jobRequestRunner } from './job-request.js';
+import { gaveUpResult, jobRequestRunner } from './job-request.js';
 import { registerJobRoutes } from './jobs-route.js';
 
 export async function registerJobs(server: FastifyInstance, config: Config, generateDeps: GenerateRouteDeps): Promise<void> {
@@ -19,6 +19,7 @@ export async function registerJobs(server: FastifyInstance, config: Config, gene
     config,
     {
       run: jobRequestRunner(generateDeps, server.log),
+      gaveUp: gaveUpResult,
       ended: (job) => {
         if (job.callbackUrl) sender?.send(job.callbackUrl, job.id, jobView(job));
       },

@@ -333,10 +333,11 @@ export const JobAnswer = Type.Object(
     progress: Type.Object({ done: Type.Integer(), total: Type.Integer() }, { description: 'requests answered, of all' }),
     results: Type.Array(
       Type.Object({
+        index: Type.Integer({ minimum: 0, description: 'which request this answers, counted from 0 in the order they were sent' }),
         status: Type.Integer({ description: 'the status POST /api/generate would have answered' }),
         body: Type.Object({}, { additionalProperties: true, description: 'the generate answer, or the error answer ({success: false, error, message, requestId})' }),
       }),
-      { description: 'the answers so far, in the order of the requests' },
+      { description: 'the answers so far, in the order of the requests (with Redis, requests run on several replicas at once and are answered in any order)' },
     ),
     createdAt: Type.String({ format: 'date-time' }),
     finishedAt: Type.Optional(Type.String({ format: 'date-time', description: 'when it ended; it can be read for JOBS_TTL_SECONDS after' })),

@@ -1,17 +1,19 @@
-// The job queue of replicas that share Redis (REDIS_URL), on BullMQ: a job added on any replica
-// is worked on by whichever replica's worker takes it. The job's record (job.ts) is the BullMQ
-// job's data, rewritten after every answered request, so a replica that takes over a job skips
-// the requests already answered.
-// - A replica that dies mid-job stops renewing its lock; after JOBS_STALLED_MS another replica's
-//   stalled-job check puts the job back in the queue and a worker takes it up (at most twice).
-// - A stopping replica puts its job back in the queue itself, at once.
-// - Attempts are bounded (3, a second apart, then doubling), and finished jobs are removed by
-//   BullMQ JOBS_TTL_SECONDS after they end.
-import { Queue, WaitingError, Worker, type Job as BullJob } from 'bullmq';
+// The job queue of replicas that share Redis (REDIS_URL), on BullMQ. A job is a BullMQ flow: a
+// parent "batch" job holding the record, and a child "request" job per request, so the requests of
+// one batch spread over every replica's worker (a batch of 200 on three replicas runs on all three).
+// A child's answer is its return value, which BullMQ keeps with the parent; once the last child has
+// ended, the parent runs once on some replica to put the answers in order, and ends the job.
+// - A replica that dies mid-request stops renewing that request's lock; after JOBS_STALLED_MS another
+//   replica's stalled-job check puts the request back in the queue (twice at most; then the request
+//   is answered as failed, and the rest of the job is not held up).
+// - A stopping replica puts the request it was running back in the queue itself, at once.
+// - Finished jobs are removed by BullMQ JOBS_TTL_SECONDS after they end; a request's job as soon as
+//   it ends (its answer stays with its batch).
+import { FlowProducer, Queue, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CardError } from '../cards/errors.js';
 import type { Logger } from '../cards/logger.js';
-import { finalState, type Job, type JobState } from './job.js';
+import { finalState, type Job, type JobItem, type JobResult, type JobState, type JobStatus } from './job.js';
 import type { JobQueue, JobQueueOptions } from './job-queue.js';
 
 export interface BullJobQueueOptions extends JobQueueOptions {
@@ -22,14 +24,20 @@ export interface BullJobQueueOptions extends JobQueueOptions {
   log: Logger;
 }
 
+/** A batch's BullMQ data: the record without the request bodies, which its children carry. */
+type BatchData = Omit<JobStatus, 'results' | 'state'> & { total: number };
+
 const queueName = 'cardwright-jobs';
 const attempts = 3;
 
-const stateOf: Record<string, JobState> = { waiting: 'queued', delayed: 'queued', prioritized: 'queued', 'waiting-children': 'queued', active: 'running' };
+const requestJobId = (jobId: string, index: number) => `${jobId}-${index}`;
+/** The index of a request from its BullMQ key (`bull:cardwright-jobs:<job id>-<index>`). */
+const indexOfKey = (key: string) => Number(/-(\d+)$/.exec(key)?.[1] ?? -1);
 
 export class BullJobQueue implements JobQueue {
-  private readonly queue: Queue<Job>;
-  private readonly worker: Worker<Job>;
+  private readonly queue: Queue;
+  private readonly flows: FlowProducer;
+  private readonly worker: Worker;
   private readonly connections: Redis[];
   private readonly stop = new AbortController();
 
@@ -41,12 +49,9 @@ export class BullJobQueue implements JobQueue {
       // The worker's blocking commands wait for Redis instead of failing.
       new Redis(options.redisUrl, { maxRetriesPerRequest: null }),
     ];
-    const keepSeconds = Math.ceil(options.ttlMs / 1000);
-    this.queue = new Queue<Job>(queueName, {
-      connection: this.connections[0]!,
-      defaultJobOptions: { attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: keepSeconds }, removeOnFail: { age: keepSeconds } },
-    });
-    this.worker = new Worker<Job>(queueName, (job, token) => this.work(job, token), {
+    this.queue = new Queue(queueName, { connection: this.connections[0]! });
+    this.flows = new FlowProducer({ connection: this.connections[0]! });
+    this.worker = new Worker(queueName, (job, token) => (job.name === 'request' ? this.runRequest(job, token) : this.finishBatch(job)), {
       connection: this.connections[1]!,
       concurrency: options.concurrency,
       lockDuration: options.stalledMs,
@@ -54,13 +59,20 @@ export class BullJobQueue implements JobQueue {
       maxStalledCount: 2,
       autorun: false,
     });
-    this.worker.on('completed', (job) => options.ended(recordOf(job, 'completed')));
+    this.worker.on('completed', (job) => {
+      if (job.name === 'batch') options.ended(batchStatus(job, 'completed', job.returnvalue as (JobResult | null)[]));
+    });
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof WaitingError) return;
-      options.log.error({ err: error, job: job.id, attempt: job.attemptsMade }, 'a job attempt failed');
-      if (job.attemptsMade >= attempts) options.ended(recordOf(job, 'failed'));
+      options.log.error({ err: error, job: job.id, attempt: job.attemptsMade }, job.name === 'batch' ? 'a job could not be finished' : 'a job request failed');
+      if (job.name === 'batch' && job.attemptsMade >= attempts) {
+        void this.answersSoFar(job).then(
+          (results) => options.ended(batchStatus(job, 'failed', results)),
+          (problem: Error) => options.log.error({ err: problem, job: job.id }, 'a failed job could not be read'),
+        );
+      }
     });
-    this.worker.on('stalled', (jobId) => options.log.info({ job: jobId }, 'a job whose replica stopped answering goes back to the queue'));
+    this.worker.on('stalled', (jobId) => options.log.info({ job: jobId }, 'a job request whose replica stopped answering goes back to the queue'));
     const reportError = (error: Error) => options.log.warn({ problem: error.message }, 'job queue (Redis) error');
     this.queue.on('error', reportError);
     this.worker.on('error', reportError);
@@ -71,14 +83,37 @@ export class BullJobQueue implements JobQueue {
   }
 
   async add(job: Job): Promise<void> {
-    await unreachableAsBusy(this.queue.add('batch', job, { jobId: job.id }));
+    const keepSeconds = Math.ceil(this.options.ttlMs / 1000);
+    const { requests, results: _results, state: _state, ...record } = job;
+    const data: BatchData = { ...record, total: requests.length };
+    await unreachableAsBusy(
+      this.flows.add({
+        name: 'batch',
+        queueName,
+        data,
+        opts: { jobId: job.id, attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: keepSeconds }, removeOnFail: { age: keepSeconds } },
+        children: requests.map((request, index) => ({
+          name: 'request',
+          queueName,
+          data: { jobId: job.id, owner: job.owner, index, request } satisfies JobItem,
+          // A request that fails for good (its replicas kept dying) is answered as failed by its batch.
+          opts: { jobId: requestJobId(job.id, index), attempts, removeOnComplete: true, removeOnFail: { age: keepSeconds }, ignoreDependencyOnFailure: true },
+        })),
+      }),
+    );
   }
 
-  async get(id: string): Promise<Job | undefined> {
+  async get(id: string): Promise<JobStatus | undefined> {
     return unreachableAsBusy(
       (async () => {
-        const job = await this.queue.getJob(id);
-        return job ? recordOf(job, await job.getState()) : undefined;
+        const job: BullJob<BatchData> | undefined = await this.queue.getJob(id);
+        if (job?.name !== 'batch') return undefined;
+        const bullState = await job.getState();
+        if (bullState === 'completed') return batchStatus(job, bullState, job.returnvalue as (JobResult | null)[]);
+        const results = await this.answersSoFar(job);
+        // Waiting for its requests, of which some are answered: running.
+        const started = bullState === 'waiting-children' && results.some((result) => result);
+        return batchStatus(job, started ? 'active' : bullState, results);
       })(),
     );
   }
@@ -86,23 +121,35 @@ export class BullJobQueue implements JobQueue {
   async close(): Promise<void> {
     this.stop.abort(new DOMException('the service is stopping', 'AbortError'));
     await this.worker.close();
+    await this.flows.close();
     await this.queue.close();
     for (const connection of this.connections) connection.disconnect();
   }
 
-  private async work(bullJob: BullJob<Job>, token: string | undefined): Promise<void> {
-    const record = bullJob.data;
-    for (let index = 0; index < record.requests.length; index++) {
-      if (record.results[index]) continue;
-      const result = await this.options.run(record, index, this.stop.signal);
-      if (this.stop.signal.aborted) {
-        // Back to the queue for another replica (or this one's next start), with the answers so far.
-        await bullJob.moveToWait(token);
-        throw new WaitingError();
-      }
-      record.results[index] = result;
-      await bullJob.updateData(record);
+  private async runRequest(job: BullJob<JobItem>, token: string | undefined): Promise<JobResult> {
+    const result = await this.options.run(job.data, this.stop.signal);
+    if (this.stop.signal.aborted) {
+      // Back to the queue for another replica (or this one's next start).
+      await job.moveToWait(token);
+      throw new WaitingError();
     }
+    return result;
+  }
+
+  /** Runs once every request of the batch has ended: their answers, in order, are the batch's return value. */
+  private async finishBatch(job: BullJob<BatchData>): Promise<(JobResult | null)[]> {
+    return this.answersSoFar(job);
+  }
+
+  /** Each request's answer, null while it has none; a request given up on is answered as failed. */
+  private async answersSoFar(job: BullJob<BatchData>): Promise<(JobResult | null)[]> {
+    const results: (JobResult | null)[] = Array.from({ length: job.data.total }, () => null);
+    for (const [key, value] of Object.entries(await job.getChildrenValues<JobResult>())) results[indexOfKey(key)] = value;
+    for (const key of Object.keys(await job.getIgnoredChildrenFailures())) {
+      const index = indexOfKey(key);
+      results[index] ??= this.options.gaveUp({ jobId: job.data.id, owner: job.data.owner, index });
+    }
+    return results;
   }
 }
 
@@ -115,10 +162,12 @@ async function unreachableAsBusy<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** The record of a BullMQ job in the state BullMQ reports. */
-function recordOf(job: BullJob<Job>, bullState: string): Job {
-  const record = job.data;
+const stateOf: Record<string, JobState> = { 'waiting-children': 'queued', waiting: 'running', delayed: 'running', prioritized: 'running', active: 'running' };
+
+/** The status of a batch in the state BullMQ reports, with its answers so far. */
+function batchStatus(job: BullJob<BatchData>, bullState: string, results: (JobResult | null)[]): JobStatus {
+  const { total: _total, ...record } = job.data;
   const finished = bullState === 'completed' || bullState === 'failed';
-  const state: JobState = bullState === 'completed' ? finalState(record.results) : bullState === 'failed' ? 'failed' : (stateOf[bullState] ?? 'queued');
-  return { ...record, state, ...(finished && job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}) };
+  const state: JobState = bullState === 'completed' ? finalState(results) : bullState === 'failed' ? 'failed' : (stateOf[bullState] ?? 'queued');
+  return { ...record, state, results, ...(finished && job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}) };
 }

@@ -1,4 +1,4 @@
-// A job: requests of POST /api/generate run one after another in the background (POST /api/jobs),
+// A job: requests of POST /api/generate run in the background (POST /api/jobs),
 // each answered exactly as POST /api/generate would have answered it. The queue that runs jobs
 // (job-queue.ts) stores this record as it is; what a client reads of it is jobView().
 import { randomBytes } from 'node:crypto';
@@ -12,6 +12,11 @@ export const maxJobRequests = 100;
 export interface JobResult {
   status: number;
   body: unknown;
+}
+
+/** A result as a client reads it: with the index of the request it answers (a batch on several replicas ends out of order). */
+export interface IndexedJobResult extends JobResult {
+  index: number;
 }
 
 export interface Job {
@@ -29,13 +34,24 @@ export interface Job {
   finishedAt?: string;
 }
 
+/** A job as a queue reports it: all but the request bodies (results has one entry per request). */
+export type JobStatus = Omit<Job, 'requests'>;
+
+/** One request of a job, as a queue hands it to be run. */
+export interface JobItem {
+  jobId: string;
+  owner: string;
+  index: number;
+  request: unknown;
+}
+
 /** What GET /api/jobs/:id answers and a callback receives. */
 export interface JobView {
   id: string;
   state: JobState;
   progress: { done: number; total: number };
-  /** The answers so far, in the order of the requests. */
-  results: JobResult[];
+  /** The answers so far, in the order of the requests, each with its request's index. */
+  results: IndexedJobResult[];
   createdAt: string;
   finishedAt?: string;
 }
@@ -51,12 +67,12 @@ export const finalState = (results: (JobResult | null)[]): JobState => (results.
 
 export const isFinished = (job: Job): boolean => job.state === 'done' || job.state === 'failed';
 
-export function jobView(job: Job): JobView {
-  const results = job.results.filter((result): result is JobResult => result !== null);
+export function jobView(job: JobStatus): JobView {
+  const results = job.results.flatMap((result, index) => (result ? [{ index, ...result }] : []));
   return {
     id: job.id,
     state: job.state,
-    progress: { done: results.length, total: job.requests.length },
+    progress: { done: results.length, total: job.results.length },
     results,
     createdAt: job.createdAt,
     ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),

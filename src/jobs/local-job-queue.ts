@@ -86,7 +86,7 @@ export class LocalJobQueue implements JobQueue {
     this.save(job);
     for (let index = 0; index < job.requests.length; index++) {
       if (job.results[index]) continue;
-      const result = await this.options.run(job, index, this.stop.signal);
+      const result = await this.options.run({ jobId: job.id, owner: job.owner, index, request: job.requests[index] }, this.stop.signal);
       // Stopped mid-request: that request is run again when the job is taken up.
       if (this.stop.signal.aborted) return;
       job.results[index] = result;
