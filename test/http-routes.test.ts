@@ -379,4 +379,46 @@ describe('jobs around a stand-in core', () => {
       await server.close();
     }
   });
+
+  it('goes on posting a callback after a restart, where its attempts stopped', async () => {
+    const calls: { attempt: number; body: string; signature: string }[] = [];
+    let refuse = true;
+    const flaky = http.createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        calls.push({ attempt: calls.length + 1, body: Buffer.concat(chunks).toString('utf8'), signature: String(request.headers['x-cardwright-signature']) });
+        response.statusCode = refuse ? 503 : 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const { port } = flaky.address() as net.AddressInfo;
+    // The second attempt would wait a minute: the service is stopped before it.
+    const env = { ...settings(), WEBHOOK_ALLOWLIST: `127.0.0.1:${port}`, WEBHOOK_ATTEMPTS: '3', WEBHOOK_RETRY_MS: '60000' };
+    let server = await startServer(env, standInCards());
+    try {
+      const { id } = (await submit(server, { markdown: '# Hi', callbackUrl: `http://127.0.0.1:${port}/hook` })).json();
+      const attemptsKept = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'jobs', `${id}.json`), 'utf8')).callbackAttempts;
+      for (let wait = 0; wait < 500 && attemptsKept() !== 1; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(attemptsKept(), 1, 'the job keeps the attempts made');
+      await server.close();
+      assert.equal(calls.length, 1);
+
+      refuse = false;
+      server = await startServer(env, standInCards());
+      for (let wait = 0; wait < 500 && calls.length < 2; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(calls.length, 2, 'posted again by the restarted service');
+      assert.deepEqual(JSON.parse(calls[1]!.body), (await status(server, id)).json());
+      for (let wait = 0; wait < 100 && attemptsKept() !== undefined; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(attemptsKept(), undefined, 'delivered: nothing left to post');
+      await server.close();
+      server = await startServer(env, standInCards());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(calls.length, 2, 'a delivered callback is not posted again');
+    } finally {
+      await server.close();
+      flaky.close();
+    }
+  });
 });

@@ -20,9 +20,7 @@ export async function registerJobs(server: FastifyInstance, config: Config, gene
     {
       run: jobRequestRunner(generateDeps, server.log),
       gaveUp: gaveUpResult,
-      ended: (job) => {
-        if (job.callbackUrl) sender?.send(job.callbackUrl, job.id, jobView(job));
-      },
+      ...(sender ? { callbacks: { attempts: webhooks.attempts, retryMs: webhooks.retryMs, deliver: (job, attempt) => sender.deliver(job.callbackUrl, job.id, jobView(job), attempt) } } : {}),
     },
     server.log,
   );

@@ -9,7 +9,10 @@
 // - A stopping replica puts the request it was running back in the queue itself, at once.
 // - Finished jobs are removed by BullMQ JOBS_TTL_SECONDS after they end; a request's job as soon as
 //   it ends (its answer stays with its batch).
-import { FlowProducer, Queue, WaitingError, Worker, type Job as BullJob } from 'bullmq';
+// - A finished job's callback is a job of a second queue, posted by whichever replica takes it and
+//   retried by BullMQ with its back-off, so a replica's death does not lose it; it has workers of its
+//   own, so a slow receiver never holds up the cards.
+import { DelayedError, FlowProducer, Queue, WaitingError, Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import { CardError } from '../cards/errors.js';
 import type { Logger } from '../cards/logger.js';
@@ -28,7 +31,10 @@ export interface BullJobQueueOptions extends JobQueueOptions {
 type BatchData = Omit<JobStatus, 'results' | 'state'> & { total: number };
 
 const queueName = 'cardwright-jobs';
+const callbackQueueName = 'cardwright-job-callbacks';
 const attempts = 3;
+/** Callbacks posted at once by one replica: each waits on a receiver, not on this machine. */
+const callbackConcurrency = 8;
 
 const requestJobId = (jobId: string, index: number) => `${jobId}-${index}`;
 /** The index of a request from its BullMQ key (`bull:cardwright-jobs:<job id>-<index>`). */
@@ -38,6 +44,8 @@ export class BullJobQueue implements JobQueue {
   private readonly queue: Queue;
   private readonly flows: FlowProducer;
   private readonly worker: Worker;
+  private readonly callbackQueue: Queue;
+  private readonly callbackWorker: Worker;
   private readonly connections: Redis[];
   private readonly stop = new AbortController();
 
@@ -59,27 +67,25 @@ export class BullJobQueue implements JobQueue {
       maxStalledCount: 2,
       autorun: false,
     });
-    this.worker.on('completed', (job) => {
-      if (job.name === 'batch') options.ended(batchStatus(job, 'completed', job.returnvalue as (JobResult | null)[]));
-    });
     this.worker.on('failed', (job, error) => {
       if (!job || error instanceof WaitingError) return;
       options.log.error({ err: error, job: job.id, attempt: job.attemptsMade }, job.name === 'batch' ? 'a job could not be finished' : 'a job request failed');
-      if (job.name === 'batch' && job.attemptsMade >= attempts) {
-        void this.answersSoFar(job).then(
-          (results) => options.ended(batchStatus(job, 'failed', results)),
-          (problem: Error) => options.log.error({ err: problem, job: job.id }, 'a failed job could not be read'),
-        );
-      }
+      if (job.name === 'batch' && job.attemptsMade >= attempts) void this.queueCallback(job.data);
+    });
+    this.callbackQueue = new Queue(callbackQueueName, { connection: this.connections[0]! });
+    this.callbackWorker = new Worker(callbackQueueName, (job, token) => this.postCallback(job, token), {
+      connection: this.connections[1]!,
+      concurrency: callbackConcurrency,
+      autorun: false,
     });
     this.worker.on('stalled', (jobId) => options.log.info({ job: jobId }, 'a job request whose replica stopped answering goes back to the queue'));
     const reportError = (error: Error) => options.log.warn({ problem: error.message }, 'job queue (Redis) error');
-    this.queue.on('error', reportError);
-    this.worker.on('error', reportError);
+    for (const queue of [this.queue, this.callbackQueue]) queue.on('error', reportError);
+    for (const worker of [this.worker, this.callbackWorker]) worker.on('error', reportError);
   }
 
   start(): void {
-    void this.worker.run().catch((error: Error) => this.options.log.error({ err: error }, 'the job worker stopped'));
+    for (const worker of [this.worker, this.callbackWorker]) void worker.run().catch((error: Error) => this.options.log.error({ err: error }, 'the job worker stopped'));
   }
 
   async add(job: Job): Promise<void> {
@@ -120,9 +126,9 @@ export class BullJobQueue implements JobQueue {
 
   async close(): Promise<void> {
     this.stop.abort(new DOMException('the service is stopping', 'AbortError'));
-    await this.worker.close();
+    await Promise.all([this.worker.close(), this.callbackWorker.close()]);
     await this.flows.close();
-    await this.queue.close();
+    await Promise.all([this.queue.close(), this.callbackQueue.close()]);
     for (const connection of this.connections) connection.disconnect();
   }
 
@@ -138,7 +144,33 @@ export class BullJobQueue implements JobQueue {
 
   /** Runs once every request of the batch has ended: their answers, in order, are the batch's return value. */
   private async finishBatch(job: BullJob<BatchData>): Promise<(JobResult | null)[]> {
-    return this.answersSoFar(job);
+    const results = await this.answersSoFar(job);
+    await this.queueCallback(job.data);
+    return results;
+  }
+
+  /** Queues the callback of a job that is ending; once only, however often this runs for it (its id is the job's). */
+  private async queueCallback(batch: BatchData): Promise<void> {
+    const { callbacks } = this.options;
+    if (!callbacks || !batch.callbackUrl) return;
+    const keepSeconds = Math.ceil(this.options.ttlMs / 1000);
+    await this.callbackQueue.add(
+      'callback',
+      { jobId: batch.id },
+      { jobId: batch.id, attempts: callbacks.attempts, backoff: { type: 'exponential', delay: callbacks.retryMs }, removeOnComplete: true, removeOnFail: { age: keepSeconds } },
+    );
+  }
+
+  /** One attempt at posting a finished job to its callbackUrl; a failure is retried by BullMQ. */
+  private async postCallback(job: BullJob<{ jobId: string }>, token: string | undefined): Promise<void> {
+    const status = await this.get(job.data.jobId);
+    if (!status?.callbackUrl || !this.options.callbacks) return;
+    if (status.state !== 'done' && status.state !== 'failed') {
+      // Queued while its batch was still ending: posted once the batch has ended.
+      await job.moveToDelayed(Date.now() + 500, token);
+      throw new DelayedError();
+    }
+    await this.options.callbacks.deliver({ ...status, callbackUrl: status.callbackUrl }, job.attemptsMade + 1);
   }
 
   /** Each request's answer, null while it has none; a request given up on is answered as failed. */

@@ -30,6 +30,8 @@ export interface Job {
   /** Each request's answer, null until it has one; a restarted job skips the answered ones. */
   results: (JobResult | null)[];
   callbackUrl?: string;
+  /** Without Redis: the attempts made to post the finished job to callbackUrl, while it is not delivered yet. */
+  callbackAttempts?: number;
   createdAt: string;
   finishedAt?: string;
 }

@@ -3,11 +3,14 @@
 // taken up again and only their unanswered requests are run. A small number of jobs (JOBS_CONCURRENCY,
 // default 1) run at once, each one request at a time, so a batch never holds more than that many of
 // the render pages interactive requests use. Finished jobs are deleted JOBS_TTL_SECONDS after they end.
+// A finished job's callback is posted beside the queue, never holding it up; the attempts made are
+// kept in the job's file until it is delivered, so a restart goes on posting it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '../cards/logger.js';
 import { isFinished, finalState, type Job } from './job.js';
-import type { JobQueue, JobQueueOptions } from './job-queue.js';
+import { callbackRetryDelayMs, type JobQueue, type JobQueueOptions } from './job-queue.js';
 
 export interface LocalJobQueueOptions extends JobQueueOptions {
   dataDir: string;
@@ -23,6 +26,7 @@ export class LocalJobQueue implements JobQueue {
   private readonly dir: string;
   private readonly waiting: string[] = [];
   private readonly running = new Set<Promise<void>>();
+  private readonly posting = new Set<Promise<void>>();
   private readonly stop = new AbortController();
   private readonly sweepTimer: NodeJS.Timeout;
   private started = false;
@@ -54,7 +58,8 @@ export class LocalJobQueue implements JobQueue {
   async close(): Promise<void> {
     clearInterval(this.sweepTimer);
     this.stop.abort(new DOMException('the service is stopping', 'AbortError'));
-    await Promise.allSettled([...this.running]);
+    // An attempt under way ends (within its 10 s) and is counted in the job's file; no wait follows it.
+    await Promise.allSettled([...this.running, ...this.posting]);
   }
 
   /** After a restart: the jobs that had not ended, oldest first, as if just added. */
@@ -63,6 +68,7 @@ export class LocalJobQueue implements JobQueue {
     unfinished.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     this.waiting.push(...unfinished.map((job) => job.id).filter((id) => !this.waiting.includes(id)));
     if (unfinished.length > 0) this.options.log.info({ jobs: unfinished.length }, 'taking up the jobs that had not finished');
+    for (const job of this.allJobs()) if (isFinished(job) && job.callbackAttempts !== undefined) this.startPosting(job);
     this.sweepExpired();
     this.pump();
   }
@@ -94,8 +100,32 @@ export class LocalJobQueue implements JobQueue {
     }
     job.state = finalState(job.results);
     job.finishedAt = new Date().toISOString();
+    if (job.callbackUrl && this.options.callbacks) job.callbackAttempts = 0;
     this.save(job);
-    this.options.ended(job);
+    this.startPosting(job);
+  }
+
+  private startPosting(job: Job): void {
+    const posting = this.postCallback(job).catch((error: unknown) => this.options.log.error({ err: error, job: job.id }, 'a job callback could not be posted'));
+    this.posting.add(posting);
+    void posting.finally(() => this.posting.delete(posting));
+  }
+
+  /** Posts a finished job to its callbackUrl until it is delivered or out of attempts, counting them in its file. */
+  private async postCallback(job: Job): Promise<void> {
+    const { callbacks } = this.options;
+    const url = job.callbackUrl;
+    if (!callbacks || !url) return;
+    while (job.callbackAttempts !== undefined && !this.stop.signal.aborted) {
+      const attempt = job.callbackAttempts + 1;
+      const delivered = await callbacks.deliver({ ...job, callbackUrl: url }, attempt).then(
+        () => true,
+        () => false,
+      );
+      job.callbackAttempts = delivered || attempt >= callbacks.attempts ? undefined : attempt;
+      this.save(job);
+      if (job.callbackAttempts !== undefined) await sleep(callbackRetryDelayMs(callbacks, attempt), undefined, { signal: this.stop.signal }).catch(() => undefined);
+    }
   }
 
   private file(id: string): string {

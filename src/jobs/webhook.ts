@@ -3,9 +3,10 @@
 //   X-Cardwright-Timestamp: <unix seconds>
 //   X-Cardwright-Signature: sha256=<hex HMAC-SHA256, keyed by WEBHOOK_SECRET, of "<timestamp>.<raw body>">
 //   X-Cardwright-Job: <job id>
-// A delivery that fails (no connection, no answer within its time, a status other than 2xx) is
-// tried again after retryMs, then twice that, and so on, WEBHOOK_ATTEMPTS times in all. Deliveries
-// run on their own, never holding up the queue; redirects are not followed.
+// This file makes one attempt; the job queues retry a failed one (no connection, no answer within
+// its time, a status other than 2xx) after retryMs, then twice that, and so on, WEBHOOK_ATTEMPTS
+// times in all, keeping the count with the job so that a restart goes on where it stopped.
+// Redirects are not followed.
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -37,27 +38,16 @@ export class WebhookSender {
     private readonly log: Logger,
   ) {}
 
-  /** Starts delivering `payload` to `url` in the background. */
-  send(url: string, jobId: string, payload: unknown): void {
-    void this.deliver(url, jobId, JSON.stringify(payload));
-  }
-
-  private async deliver(url: string, jobId: string, body: string): Promise<void> {
-    for (let attempt = 1; attempt <= this.settings.attempts; attempt++) {
-      try {
-        await this.post(this.addresses.vet(url), jobId, body);
-        this.log.info({ job: jobId, attempt }, 'job callback delivered');
-        return;
-      } catch (error) {
-        const problem = (error as Error).message;
-        if (attempt === this.settings.attempts) {
-          this.log.warn({ job: jobId, attempt, problem }, 'job callback failed; no attempts left');
-          return;
-        }
-        const waitMs = this.settings.retryMs * 2 ** (attempt - 1);
-        this.log.info({ job: jobId, attempt, problem, retryInMs: waitMs }, 'job callback failed; will retry');
-        await new Promise((resolve) => setTimeout(resolve, waitMs).unref());
-      }
+  /** One signed delivery attempt (number `attempt` of `settings.attempts`); rejects, logged, when it failed. */
+  async deliver(url: string, jobId: string, payload: unknown, attempt: number): Promise<void> {
+    try {
+      await this.post(this.addresses.vet(url), jobId, JSON.stringify(payload));
+      this.log.info({ job: jobId, attempt }, 'job callback delivered');
+    } catch (error) {
+      const problem = (error as Error).message;
+      const last = attempt >= this.settings.attempts;
+      this.log[last ? 'warn' : 'info']({ job: jobId, attempt, problem }, last ? 'job callback failed; no attempts left' : 'job callback failed; will retry');
+      throw error;
     }
   }
 
