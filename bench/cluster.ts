@@ -1,11 +1,13 @@
 // `npm run bench:cluster`: the same load against 1 and then 3 replicas behind HAProxy, each
 // replica a `node dist/server.js` process with S3 storage (s3rver) and Redis, as deployed when
 // scaling out (docs/scaling.md). Prints throughput, latency percentiles, errors and each replica's
-// memory for both, and the ratio of their throughputs. It measures; it asserts nothing.
+// memory for both, and the ratio of their throughputs. Then, on the same replicas, one batch of
+// BATCH_SIZE requests as one job (POST /api/jobs, BullMQ on the Redis): its time from submission to
+// done, cards per second and how many requests each replica answered. It measures; it asserts nothing.
 //
 // Every replica gets the same settings (RENDER_CONCURRENCY=1: one render at a time), so the ratio
 // shows what adding replicas gives on this machine; with fewer cores than replicas it cannot be 3.
-// Knobs: LOAD_SECONDS (default 15), LOAD_CONNECTIONS (default 6).
+// Knobs: LOAD_SECONDS (default 15), LOAD_CONNECTIONS (default 6), BATCH_SIZE (default 200, the most one job takes).
 import os from 'node:os';
 import { killAll, startHaproxy, startRedis, startReplica, type Replica } from '../test/helpers/cluster.js';
 import { metric } from '../test/helpers/metrics.js';
@@ -15,6 +17,7 @@ import { treePssMb } from './lib/memory.js';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 15);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 6);
+const batchSize = Number(process.env.BATCH_SIZE ?? 200);
 const apiKey = 'bench-cluster-key-0123456789abcdef';
 
 interface Run {
@@ -28,6 +31,44 @@ interface Run {
   errors: number;
   non2xx: number;
   memoryMb: number[];
+  batch: BatchRun;
+}
+
+interface BatchRun {
+  seconds: number;
+  succeeded: number;
+  failed: number;
+  /** Images stored by each replica during the batch. */
+  perReplica: number[];
+}
+
+/** One batch of `batchSize` small cards as one job, polled until it has ended. */
+async function runBatch(baseUrl: string, replicas: Replica[]): Promise<BatchRun> {
+  const stored = (replica: Replica) => metric(replica.baseUrl, 'cardwright_images_stored_total');
+  const before = await Promise.all(replicas.map(stored));
+  const started = performance.now();
+  const requests = Array.from({ length: batchSize }, (_, i) => ({
+    markdown: `# Batch note ${i}\n\nOne of the day's notes, made into a card while nobody waits.`,
+    width: 440,
+    height: 586,
+  }));
+  const answer = await fetch(`${baseUrl}/api/jobs`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify({ requests }) });
+  if (answer.status !== 202) throw new Error(`POST /api/jobs answered ${answer.status}: ${await answer.text()}`);
+  const { id } = (await answer.json()) as { id: string };
+  let job: { state: string; results: { status: number }[] };
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    job = (await (await fetch(`${baseUrl}/api/jobs/${id}`, { headers: { 'x-api-key': apiKey } })).json()) as typeof job;
+  } while (job.state !== 'done' && job.state !== 'failed');
+  const results = job.results;
+  const seconds = (performance.now() - started) / 1000;
+  const after = await Promise.all(replicas.map(stored));
+  return {
+    seconds,
+    succeeded: results.filter((result) => result.status === 200).length,
+    failed: results.filter((result) => result.status !== 200).length,
+    perReplica: after.map((count, i) => count - before[i]!),
+  };
 }
 
 /** PSS of a replica's node process and every Chromium process it started, in MB. */
@@ -68,6 +109,7 @@ async function measure(count: number, env: Record<string, string>): Promise<Run>
     // Requests autocannon gave up on at the end are still rendering and uploading: let them finish
     // before the replicas are stopped, so the store is not written to while it is closed.
     await idle(replicas);
+    const batch = await runBatch(balancer.url, replicas);
     return {
       replicas: count,
       throughput: result.requests.total / seconds,
@@ -79,6 +121,7 @@ async function measure(count: number, env: Record<string, string>): Promise<Run>
       errors: result.errors + result.timeouts,
       non2xx: result.non2xx,
       memoryMb: replicas.map(replicaMemory),
+      batch,
     };
   } finally {
     for (const replica of replicas) replica.child.kill('SIGKILL');
@@ -102,6 +145,14 @@ async function main(): Promise<void> {
       console.log(`             memory (PSS, node + Chromium) per replica: ${run.memoryMb.map((value) => `${value.toFixed(0)} MB`).join(', ')}`);
     }
     console.log(`\n  ratio 3 : 1 = ${(three.throughput / one.throughput).toFixed(2)}`);
+    console.log(`\nBatch: ${batchSize} small cards (440×586) as one job (POST /api/jobs), submitted to HAProxy, polled until done`);
+    for (const run of [one, three]) {
+      const { batch } = run;
+      console.log(
+        `  ${run.replicas} replica${run.replicas > 1 ? 's' : ' '}  ${batch.seconds.toFixed(1)} s, ${(batch.succeeded / batch.seconds).toFixed(1)} cards/s, ${batch.succeeded} answered 200, ${batch.failed} otherwise; images stored per replica: ${batch.perReplica.join(', ')}`,
+      );
+    }
+    console.log(`\n  batch ratio 3 : 1 = ${(one.batch.seconds / three.batch.seconds).toFixed(2)}`);
   } finally {
     killAll();
     await s3.close();

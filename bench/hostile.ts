@@ -14,6 +14,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { benchApiKey, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { percentile } from './lib/stats.js';
+import { bigDiagramsDocument, heavyFenceDocument, slowFilterSvgsDocument, slowImagesDocument } from '../test/helpers/preview-attacks.js';
 
 const baselineSeconds = Number(process.env.BASELINE_SECONDS ?? 5);
 const sustainSeconds = Number(process.env.SUSTAIN_SECONDS ?? 8);
@@ -81,12 +82,6 @@ function startSlowImages(): Promise<{ origin: string; close(): void }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ origin: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => server.close() })));
 }
 
-/** An SVG whose filters take the drawing process long to draw. */
-const slowFilterSvg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="40"/></filter><rect width="600" height="600" filter="url(#f)"/></svg>').toString('base64')}`;
-/** A fence of 24 KB that keeps the highlighter busy. */
-const shikiFence = `\`\`\`ts\n${'const value = { a: [1, "two", `three ${4}`], b: /re+g/gi } as const; // note\n'.repeat(300)}\`\`\``;
-/** Nine diagrams of 499 edges, just under the limit. */
-const bigDiagrams = Array.from({ length: 9 }, () => `\`\`\`mermaid\ngraph TD\n${Array.from({ length: 499 }, (_, i) => `n${i} --> n${i + 1}`).join('\n')}\n\`\`\``).join('\n\n');
 
 /** `count` requests at once; their statuses, e.g. "200 200 503 429". */
 const many = (count: number, route: string, body: unknown) => async (service: ServiceProcess) =>
@@ -119,15 +114,14 @@ const attacks: Attack[] = [
   { name: '6 split previews at once, 2000×2000', send: many(6, '/api/preview', { markdown: '# a\n\n---\n\n# b\n\n---\n\n# c', splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 }) },
   { name: '45 reference-style images (preview) × 3', send: many(3, '/api/preview', { markdown: `${Array.from({ length: 45 }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: 45 }, (_, i) => `[r${i}]: http://203.0.113.1/${i}.png`).join('\n')}` }) },
   // Sustained: the same previews again and again from one address.
-  { name: '50 slow remote images (preview) /500 ms', send: (service) => sustained(500, post('/api/preview', { markdown: slowImagesDocument() }))(service) },
-  { name: '50 slow-filter SVGs (preview) /500 ms', send: sustained(500, post('/api/preview', { markdown: Array.from({ length: 50 }, (_, i) => `![${i}](${slowFilterSvg})`).join('\n') })) },
-  { name: '24 KB ts fence (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: shikiFence })) },
-  { name: '9 diagrams of 499 edges (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: bigDiagrams })) },
+  { name: '50 slow remote images (preview) /500 ms', send: (service) => sustained(500, post('/api/preview', { markdown: slowImagesOf() }))(service) },
+  { name: '50 slow-filter SVGs (preview) /500 ms', send: sustained(500, post('/api/preview', { markdown: slowFilterSvgsDocument })) },
+  { name: '24 KB ts fence (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: heavyFenceDocument })) },
+  { name: '9 diagrams of 499 edges (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: bigDiagramsDocument })) },
 ];
 
 let slowImages: { origin: string; close(): void } | undefined;
-/** 50 images from the slow host, each a different address so no cache answers them. */
-const slowImagesDocument = () => Array.from({ length: 50 }, (_, i) => `![${i}](${slowImages!.origin}/${i}-${Math.random()}.png)`).join('\n');
+const slowImagesOf = () => slowImagesDocument(slowImages!.origin, (i) => `/${i}-${Math.random()}.png`);
 
 /** A normal client (previews, one at a time) and a /health prober, until stopped. */
 function normalClient(service: ServiceProcess) {

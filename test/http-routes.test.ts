@@ -262,9 +262,9 @@ describe('jobs around a stand-in core', () => {
       assert.equal(unauthorized.statusCode, 401);
       const cases: [unknown, RegExp][] = [
         [{ requests: [{ markdown: '# One' }, { markdown: '# Two', width: 5000 }] }, /^requests\[1\]: .*width/],
-        [{ requests: [] }, /1 to 100/],
-        [{ requests: Array.from({ length: 101 }, () => ({})) }, /1 to 100/],
-        [{ requests: 'not a list' }, /1 to 100/],
+        [{ requests: [] }, /1 to 200/],
+        [{ requests: Array.from({ length: 201 }, () => ({})) }, /1 to 200/],
+        [{ requests: 'not a list' }, /1 to 200/],
         [[{ markdown: '# Hi' }], /JSON object/],
         [{ markdown: '# Hi', callbackUrl: 'ftp://example.com/hook' }, /http\(s\)/],
         [{ markdown: '# Hi', callbackUrl: 'http://10.0.0.1/hook' }, /10\.0\.0\.1 is not a public address/],

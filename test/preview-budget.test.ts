@@ -11,6 +11,7 @@ import { normalizeRequest } from '../src/cards/request/normalize.js';
 import { clientKey } from '../src/http/client-key.js';
 import { capturedCardsCost, markdownCpuCost, PreviewBill, previewCost, PreviewBudget, imageCost } from '../src/http/preview-budget.js';
 import { redPng } from './helpers/local-image-server.js';
+import { heavyFenceDocument } from './helpers/preview-attacks.js';
 
 describe('clientKey: whose budget a request spends', () => {
   for (const [address, key] of [
@@ -100,8 +101,7 @@ describe('every image the service fetches or draws is charged before', () => {
   after(() => pool.close());
 
   it('the worker pool measures the CPU time each document takes, which the preview then owes', async () => {
-    const fence = `\`\`\`ts\n${'const value = { a: [1, "two", `three ${4}`], b: /re+g/gi } as const; // note\n'.repeat(300)}\`\`\``;
-    const { cpuMs } = await pool.render(fence);
+    const { cpuMs } = await pool.render(heavyFenceDocument);
     assert.ok(cpuMs !== undefined && cpuMs > 0, `${cpuMs} ms measured`);
   });
 

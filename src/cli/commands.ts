@@ -32,7 +32,7 @@ export const renderCommand: CommandSpec = {
     { name: 'json', description: 'print {"images":[{"file","width","height","size"}]} instead of paths (with --remote: {"success","files","failures"})' },
     {
       name: 'remote',
-      description: 'render with the cardwright service at CARDWRIGHT_URL (key: CARDWRIGHT_API_KEY) as one job, and download the images; takes several files (up to 100), each written under its own name',
+      description: 'render with the cardwright service at CARDWRIGHT_URL (key: CARDWRIGHT_API_KEY) as one job, and download the images; takes several files (up to 200), each written under its own name',
     },
   ],
   notes: [

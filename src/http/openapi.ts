@@ -248,9 +248,9 @@ function documented(method: string | string[], url: string, schema: FastifySchem
         schema: {
           ...schema,
           operationId: 'submitJob',
-          summary: 'Queue one generate request or a batch of up to 100; answers 202 at once',
+          summary: 'Queue one generate request or a batch of up to 200; answers 202 at once',
           description:
-            'The body is one POST /api/generate body, or {"requests": [...]} with up to 100 of them, each with an optional `callbackUrl` (needs WEBHOOK_SECRET; signed with X-Cardwright-Signature, see docs/api.md#webhooks). Every request is checked first: a bad one is a 400 naming its index, and nothing is queued.',
+            'The body is one POST /api/generate body, or {"requests": [...]} with up to 200 of them, each with an optional `callbackUrl` (needs WEBHOOK_SECRET; signed with X-Cardwright-Signature, see docs/api.md#webhooks). Every request is checked first: a bad one is a 400 naming its index, and nothing is queued.',
           tags: ['cards'],
           security: [{ apiKey: [] }],
           response: {

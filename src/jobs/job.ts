@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 export type JobState = 'queued' | 'running' | 'done' | 'failed';
 
 /** The most requests one job may hold (docs/api.md#post-apijobs). */
-export const maxJobRequests = 100;
+export const maxJobRequests = 200;
 
 /** One request's answer: the status and JSON body POST /api/generate would have sent. */
 export interface JobResult {
