@@ -205,6 +205,50 @@ describe('for creators', () => {
     assert.match(inFrontMatter.json.message, /neither a text nor an image/);
   });
 
+  it('draws a mark at a corner or the centre beneath the words it shares its place with, and a tiled one over them', async () => {
+    // An opaque red logo in the middle of a card full of text, in a light theme, a dark one and two
+    // whose content area or heading has stacking of its own (glassmorphism, cyberpunk).
+    const logoPng = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const image = `data:image/png;base64,${logoPng.toString('base64')}`;
+    const markdown = `# 水印之下\n\n${'知识卡片把一段想法写清楚。'.repeat(40)}`;
+    const isRed = (data: Buffer, i: number) => data[i]! > 235 && data[i + 1]! < 20 && data[i + 2]! < 20;
+    /** The red logo's box on the card, and the share of the pixels inside it (one pixel in from its edges) that are not the logo's red. */
+    const logoCoverage = (png: DecodedPng) => {
+      let [left, top, right, bottom] = [png.width, png.height, -1, -1];
+      for (let y = 0; y < png.height; y++)
+        for (let x = 0; x < png.width; x++)
+          if (isRed(png.data, (y * png.width + x) * 4)) [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+      let [inside, notRed] = [0, 0];
+      for (let y = top + 1; y < bottom; y++)
+        for (let x = left + 1; x < right; x++) {
+          inside++;
+          if (!isRed(png.data, (y * png.width + x) * 4)) notRed++;
+        }
+      return { width: right - left + 1, notRed: inside ? notRed / inside : 0 };
+    };
+    const redPixels = (png: DecodedPng) => {
+      let count = 0;
+      for (let i = 0; i < png.data.length; i += 4) if (isRed(png.data, i)) count++;
+      return count;
+    };
+    const card = async (body: Record<string, unknown>) => {
+      const answer = await service.generate({ width: 400, height: 400, scale: 1, splitMode: 'autoSplit', ...body });
+      assert.equal(answer.status, 200, JSON.stringify(answer.json));
+      return decodePng((await download(answer.json.images[0].url)).bytes);
+    };
+    for (const theme of ['plain-notes', 'darktech', 'glassmorphism', 'cyberpunk']) {
+      const { width, notRed } = logoCoverage(await card({ markdown, theme, watermark: { image, position: 'center', opacity: 1, size: 24 } }));
+      assert.ok(width >= 90, `${theme}: the logo is drawn (${width} px wide)`);
+      // Beneath the text, the glyphs that cross the logo show through it; over them, it would be solid red.
+      assert.ok(notRed > 0.05, `${theme}: the text shows through the centred logo (${notRed})`);
+      // Tiled, as much of the pattern is seen over a card full of text as over one with a heading
+      // alone (one of two cards, so that its footer has a page label too and its content area is as tall).
+      const tiled = { image, position: 'tiled', opacity: 1, size: 24 };
+      const [overText, overHeading] = [await card({ markdown, theme, watermark: tiled }), await card({ markdown: '# 水印之下\n\n---\n\n# 二', theme, splitMode: 'hrSplit', watermark: tiled })];
+      assert.ok(redPixels(overText) > 0.97 * redPixels(overHeading), `${theme}: the tiled logos are over the text (${redPixels(overText)} red pixels, ${redPixels(overHeading)} without the text)`);
+    }
+  });
+
   it('lays the cover out for its language and keeps the avatar round and whole in every theme', async () => {
     const korean = ['---', 'title: 마크다운으로 카드 뉴스를 만드는 가장 쉬운 방법', 'author: 김민지 카드뉴스 연구소 편집장', 'handle: "@minji_writes_about_markdown_cards"', `avatar: ${avatar}`, 'cover: true', 'end: 팔로우하고 다음 글도 받아보세요', '---', '# 첫째 날'].join('\n');
     const arabic = ['---', 'title: كيف تصنع بطاقات معرفية', 'author: ليلى أحمد', 'handle: "@layla"', `avatar: ${avatar}`, 'cover: true', '---', '# اليوم الأول'].join('\n');
