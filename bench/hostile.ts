@@ -115,7 +115,7 @@ const attacks: Attack[] = [
   { name: '45 reference-style images (preview) × 3', send: many(3, '/api/preview', { markdown: `${Array.from({ length: 45 }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: 45 }, (_, i) => `[r${i}]: http://203.0.113.1/${i}.png`).join('\n')}` }) },
   // Sustained: the same previews again and again from one address.
   { name: '50 slow remote images (preview) /500 ms', send: (service) => sustained(500, post('/api/preview', { markdown: slowImagesOf() }))(service) },
-  { name: '50 slow-filter SVGs (preview) /500 ms', send: sustained(500, post('/api/preview', { markdown: slowFilterSvgsDocument })) },
+  { name: '50 slow-filter SVGs (preview) /500 ms', send: sustained(500, post('/api/preview', { markdown: slowFilterSvgsDocument(50) })) },
   { name: '24 KB ts fence (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: heavyFenceDocument })) },
   { name: '9 diagrams of 499 edges (preview) /1 s', send: sustained(1000, post('/api/preview', { markdown: bigDiagramsDocument })) },
 ];

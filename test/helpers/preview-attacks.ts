@@ -5,8 +5,8 @@
 /** An SVG whose filters take the drawing process long to draw. */
 const slowFilterSvg = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><filter id="f"><feTurbulence baseFrequency="0.9" numOctaves="10"/><feGaussianBlur stdDeviation="40"/></filter><rect width="600" height="600" filter="url(#f)"/></svg>').toString('base64')}`;
 
-/** 50 slow-filter SVGs (18.6 KB): the drawing processes. */
-export const slowFilterSvgsDocument = Array.from({ length: 50 }, (_, i) => `![${i}](${slowFilterSvg})`).join('\n');
+/** `count` slow-filter SVGs (50 are 18.6 KB): the drawing processes. */
+export const slowFilterSvgsDocument = (count: number) => Array.from({ length: count }, (_, i) => `![${i}](${slowFilterSvg})`).join('\n');
 
 /** A fence of 24 KB that keeps the highlighter busy: a Markdown worker. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the fence's TypeScript holds a template literal
