@@ -53,6 +53,7 @@ describe('POST /api/generate', () => {
       // Hard-wrapped as READMEs are: one line of alt text. A hard break starts one; so does a nested list.
       'A paragraph written\nover two lines, then a break  \nand a new line.',
       '- Plan\n  - five minutes',
+      '- [x] planned\n- [ ] reviewed',
     ].join('\n\n');
     const { status, json } = await service.generate({ markdown });
     assert.equal(status, 200, JSON.stringify(json));
@@ -71,6 +72,8 @@ describe('POST /api/generate', () => {
         'and a new line.',
         'Plan',
         'five minutes',
+        '☑ planned',
+        '☐ reviewed',
       ].join('\n'),
     );
     // The PNG's own Description (iTXt) says the same.
@@ -93,6 +96,14 @@ describe('POST /api/generate', () => {
       assert.ok(at >= from, `the heading "${heading}" is not read where it stands`);
       from = at;
     }
+
+    // A cover reads as the card shows it: title, author, the tags apart; the signature is left out.
+    const cover = await service.generate({ markdown: '---\ntitle: 五个专注习惯\nauthor: 小满\ncover: true\nsignature: true\ntags: [focus, habits]\n---\n\n写下今天最重要的一件事。' });
+    assert.equal(cover.status, 200, JSON.stringify(cover.json));
+    assert.deepEqual(
+      cover.json.images.map((card: { alt: string }) => card.alt),
+      ['五个专注习惯\n小满\n#focus #habits', '写下今天最重要的一件事。'],
+    );
 
     // A code block cut by a split goes on, on the next card, in the language it began in.
     const code = Array.from({ length: 60 }, (_, line) => `const step${line} = ${line};`).join('\n');

@@ -45,6 +45,9 @@ function altTextsInPage(maxLength: number): string[] {
     }
     for (const hidden of clone.querySelectorAll('[aria-hidden="true"], .code-dots, style, script')) hidden.remove();
     for (const lineBreak of clone.querySelectorAll('br')) lineBreak.replaceWith('\n');
+    // A task list's boxes say whether the task is done; the cover's tag chips stand apart on the card.
+    for (const box of clone.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.replaceWith(box.checked ? '☑ ' : '☐ ');
+    for (const chip of clone.querySelectorAll('.cover-tags > *')) chip.after(' ');
     // A table row is one line, its cells joined.
     for (const row of clone.querySelectorAll('tr')) row.replaceWith(`\n${Array.from(row.cells, (cell) => words(cell.textContent ?? '')).join(' · ')}\n`);
     // A block starts and ends a line, as innerText would have it (a list item's text and the
