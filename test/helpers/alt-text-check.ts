@@ -30,7 +30,7 @@ const altTextNames = /^Code(?: \(.+\))?(?:, continued)?\.$|\(formula\)/gmu;
  * What is wrong with the alt texts of one request's cards, each message starting with `label`:
  * an alt text that is empty or longer than the documented maximum; a line of text the card shows
  * that is not within one line of its alt text, after the line before it (unless the alt text was
- * cut at the maximum, where the card's later lines may be missing); an alt text whose letters are
+ * cut at the maximum, where the lines past the cut are missing); an alt text whose letters are
  * mostly of another script than the card's text.
  */
 export function altTextProblems(images: RenderedImage[], blocks: BlockLines[], label: string): string[] {
@@ -51,11 +51,18 @@ export function altTextProblems(images: RenderedImage[], blocks: BlockLines[], l
       .map(normalised)
       .filter(Boolean);
     // Just past where the previous shown line was found.
-    let from: Position | undefined = { line: 0, offset: 0 };
-    for (const line of shown) {
-      from = nextOccurrence(altLines, line, from);
-      if (from) continue;
-      if (!cut) problems.push(`${where}: the line ${JSON.stringify(line)} is not in its alt text after the line before it; the alt text is ${JSON.stringify(alt.slice(0, 200))}`);
+    let from: Position = { line: 0, offset: 0 };
+    for (const [at, line] of shown.entries()) {
+      const found = nextOccurrence(altLines, line, from);
+      if (found) {
+        from = found;
+        continue;
+      }
+      // An alt text cut short ends in the line it cut (pictures and code between them aside): what it kept of it begins that line.
+      const last = altLines.length - 1;
+      const kept = (from.line === last ? altLines[last]!.slice(from.offset) : altLines[last]!).replace(/…$/u, '').trim();
+      const pastTheCut = cut && at > 0 && line.startsWith(kept);
+      if (!pastTheCut) problems.push(`${where}: the line ${JSON.stringify(line)} is not in its alt text after the line before it (read to its line ${from.line + 1} of ${altLines.length}: ${JSON.stringify(altLines.slice(from.line).join('\n').slice(0, 300))}); the alt text begins ${JSON.stringify(alt.slice(0, 200))}`);
       break;
     }
     const cardScript = dominantScript(shown.join(' '));

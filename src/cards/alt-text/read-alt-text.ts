@@ -61,6 +61,9 @@ function altTextsInPage(maxLength: number): string[] {
   const trim = (text: string): string => {
     if (text.length <= maxLength) return text;
     const cut = text.slice(0, maxLength - 1);
+    // A code block's name is not cut in two ("Code…" would name nothing): the text ends before it.
+    const lineStart = cut.lastIndexOf('\n') + 1;
+    if (/^Code(?: \(.+\))?(?:, continued)?\.$/.test(text.slice(lineStart).split('\n')[0]!)) return `${cut.slice(0, lineStart)}…`;
     // At the last space or line end, unless that loses much (a run of Chinese has no spaces).
     const lastSpace = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'));
     return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
