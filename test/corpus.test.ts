@@ -4,13 +4,16 @@
 // table broken while another column could give room (README.md, "Markdown and MDX"), the theme's
 // decorations inside the card and clear of the text, every text run drawn by a bundled face
 // (Chromium's CSS.getPlatformFontsForNode), no code block, quote or table frame without a line of
-// its content, and no autoSplit card but the last left more than about a third empty. Each document takes each split mode in a
+// its content, and no autoSplit card but the last left more than about a third empty; and every
+// card's alt text is there, within its maximum, the card's own lines in order and in the card's
+// script (helpers/alt-text-check.ts). Each document takes each split mode in a
 // different theme, so the themes rotate through the corpus and every theme is covered.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { splitModes } from '../src/cards/request/schema.js';
+import { altTextProblems } from './helpers/alt-text-check.js';
 import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { corpusDocuments, corpusSizes } from './helpers/corpus.js';
 import { renderWithGeometry } from './helpers/card-geometry.js';
@@ -30,6 +33,7 @@ describe('corpus', () => {
     assert.ok(documents.length * splitModes.length >= themes.length, 'every theme gets a document');
     const faults: Fault[] = [];
     const problems: string[] = [];
+    const altProblems: string[] = [];
     let splitCards = 0;
     const bundled = bundledFamilies();
     // KaTeX's own faces draw formulas (src/cards/markdown/math.ts serves them like the bundled fonts).
@@ -58,6 +62,7 @@ describe('corpus', () => {
         }
         if (splitMode === 'autoSplit') splitCards += cards.length - 1;
         faults.push(...typesettingFaults(cards, blocks, label, splitMode));
+        altProblems.push(...altTextProblems(images, blocks, label));
       }
     }
     assert.equal(used.size, themes.length, 'every theme was used');
@@ -69,6 +74,7 @@ describe('corpus', () => {
       [],
       `faults by kind: ${JSON.stringify(countByKind(faults))}`,
     );
+    assert.deepEqual(altProblems, [], altProblems.join('\n'));
   });
 
   it('draws a code window\'s three dots once, whether the block is fenced or written as HTML', async () => {

@@ -162,11 +162,13 @@ describe('mermaid diagrams', () => {
       assert.equal(byTheme[theme].length, 7, `${theme}: one image per diagram`);
     }
     const kinds = ['flowchart', 'sequenceDiagram', 'classDiagram', 'stateDiagram-v2', 'pie', 'mindmap', 'timeline'];
+    // Each image's alt text names its kind in words (alt-text/diagram-alt.ts).
+    const names = ['Flowchart', 'Sequence diagram', 'Class diagram', 'State diagram', 'Pie chart', 'Mind map', 'Timeline'];
     for (const [index, kind] of kinds.entries()) {
       const dark = byTheme.darktech![index]!;
       const light = byTheme.minimal![index]!;
       for (const image of [dark, light]) {
-        assert.match(image.alt, new RegExp(kind));
+        assert.match(image.alt, new RegExp(`^${names[index]}\\b`));
         // Plausible size: within the card's content width (440 px card), and drawn at the card's 2× scale.
         assert.ok(image.width >= 100 && image.width <= 440 && image.height >= 60, `${kind}: ${image.width}×${image.height} CSS px`);
         assert.ok(Math.abs(image.png.width - 2 * image.width) <= 2, `${kind}: drawn at 2× (${image.png.width} px for ${image.width} CSS px)`);

@@ -50,13 +50,31 @@ describe('POST /api/generate', () => {
       '| habit | minutes |\n|---|---|\n| plan | 5 |',
       `![a sunrise over the sea](${pixel})`,
       'Energy: $E = mc^2$',
+      // Hard-wrapped as READMEs are: one line of alt text. A hard break starts one; so does a nested list.
+      'A paragraph written\nover two lines, then a break  \nand a new line.',
+      '- Plan\n  - five minutes',
+      '- [x] planned\n- [ ] reviewed',
     ].join('\n\n');
     const { status, json } = await service.generate({ markdown });
     assert.equal(status, 200, JSON.stringify(json));
     const [image] = json.images;
     assert.equal(
       image.alt,
-      ['五个专注习惯 Five habits', 'Write down the one task that matters today.', 'Code (TypeScript).', 'habit · minutes', 'plan · 5', 'a sunrise over the sea', 'Energy: (formula)'].join('\n'),
+      [
+        '五个专注习惯 Five habits',
+        'Write down the one task that matters today.',
+        'Code (TypeScript).',
+        'habit · minutes',
+        'plan · 5',
+        'a sunrise over the sea',
+        'Energy: (formula)',
+        'A paragraph written over two lines, then a break',
+        'and a new line.',
+        'Plan',
+        'five minutes',
+        '☑ planned',
+        '☐ reviewed',
+      ].join('\n'),
     );
     // The PNG's own Description (iTXt) says the same.
     const { bytes } = await download(image.url);
@@ -78,6 +96,24 @@ describe('POST /api/generate', () => {
       assert.ok(at >= from, `the heading "${heading}" is not read where it stands`);
       from = at;
     }
+
+    // A cover reads as the card shows it: title, author, the tags apart; the signature is left out.
+    const cover = await service.generate({ markdown: '---\ntitle: 五个专注习惯\nauthor: 小满\ncover: true\nsignature: true\ntags: [focus, habits]\n---\n\n写下今天最重要的一件事。' });
+    assert.equal(cover.status, 200, JSON.stringify(cover.json));
+    assert.deepEqual(
+      cover.json.images.map((card: { alt: string }) => card.alt),
+      ['五个专注习惯\n小满\n#focus #habits', '写下今天最重要的一件事。'],
+    );
+
+    // A code block cut by a split goes on, on the next card, in the language it began in.
+    const code = Array.from({ length: 60 }, (_, line) => `const step${line} = ${line};`).join('\n');
+    const cut = await service.generate({ markdown: `Steps:\n\n\`\`\`ts\n${code}\n\`\`\``, splitMode: 'autoSplit' });
+    assert.equal(cut.status, 200, JSON.stringify(cut.json));
+    assert.ok(cut.json.images.length > 1, `${cut.json.images.length} cards`);
+    assert.deepEqual(
+      cut.json.images.map((card: { alt: string }) => card.alt),
+      ['Steps:\nCode (TypeScript).', ...cut.json.images.slice(1).map(() => 'Code (TypeScript), continued.')],
+    );
 
     // A PDF has every page's, one after the other.
     const pdf = await service.generate({ markdown: readme, splitMode: 'autoSplit', format: 'pdf' });

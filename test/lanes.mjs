@@ -59,6 +59,7 @@ export const unitFiles = [
   'test/client-turns.test.ts',
   'test/code-fingerprint.test.ts',
   'test/deployment.test.ts',
+  'test/diagram-alt.test.ts',
   'test/docs.test.ts',
   'test/font-faces-build.test.ts',
   'test/front-matter-fuzz.test.ts',

@@ -15,15 +15,27 @@ export function readAltTexts(page: RenderPage): Promise<string[]> {
 
 /** In the page: one alt text per child of #cards. */
 function altTextsInPage(maxLength: number): string[] {
+  /** Elements that start and end a line of the alt text. */
+  const blockSelector = 'address, article, aside, blockquote, dd, details, div, dl, dt, figcaption, figure, footer, h1, h2, h3, h4, h5, h6, header, hr, li, main, nav, ol, p, section, summary, ul';
   const words = (text: string) => text.replace(/\s+/g, ' ').trim();
+  /** The language of the last code block read that began on its card, cards in order. */
+  let lastLanguage = '';
   /** The card's content as text: a clone with code, images and formulas replaced by what they are. */
   const textOf = (card: Element): string => {
     const content = card.querySelector('.card-content-inner') ?? card.querySelector('.card-content');
     if (!content) return '';
     const clone = content.cloneNode(true) as HTMLElement;
+    // The source's own line breaks (a hard-wrapped paragraph, an image's alt written over two
+    // lines) are spaces on the card; lines are made below, where the card starts one.
+    const walker = document.createTreeWalker(clone, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) node.textContent = (node.textContent ?? '').replace(/\s+/g, ' ');
     for (const code of clone.querySelectorAll('pre')) {
-      const language = words(code.querySelector('.code-lang')?.textContent ?? '');
-      code.replaceWith(`\n${language ? `Code (${language})` : 'Code'}.\n`);
+      // A block cut by a split goes on without its header: it is the block labelled last, on the card before.
+      const continued = code.classList.contains('split-continued');
+      const label = words(code.querySelector('.code-lang')?.textContent ?? '');
+      const language = label || (continued ? lastLanguage : '');
+      if (!continued) lastLanguage = label;
+      code.replaceWith(`\n${language ? `Code (${language})` : 'Code'}${continued ? ', continued' : ''}.\n`);
     }
     // KaTeX draws HTML only (markdown/math.ts), without its TeX source.
     for (const formula of clone.querySelectorAll('.katex-display, .katex')) formula.replaceWith(' (formula) ');
@@ -32,17 +44,28 @@ function altTextsInPage(maxLength: number): string[] {
       image.replaceWith(alt ? ` ${alt} ` : ' ');
     }
     for (const hidden of clone.querySelectorAll('[aria-hidden="true"], .code-dots, style, script')) hidden.remove();
+    for (const lineBreak of clone.querySelectorAll('br')) lineBreak.replaceWith('\n');
+    // A task list's boxes say whether the task is done; the cover's tag chips stand apart on the card.
+    for (const box of clone.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.replaceWith(box.checked ? '☑ ' : '☐ ');
+    for (const chip of clone.querySelectorAll('.cover-tags > *')) chip.after(' ');
     // A table row is one line, its cells joined.
     for (const row of clone.querySelectorAll('tr')) row.replaceWith(`\n${Array.from(row.cells, (cell) => words(cell.textContent ?? '')).join(' · ')}\n`);
-    // Blocks end their sentence on a line of their own, as innerText would; the clone is not laid
-    // out, so block ends are marked by hand.
-    for (const block of clone.querySelectorAll('h1, h2, h3, h4, h5, h6, p, li, blockquote, dt, dd, figcaption, div')) block.append('\n');
+    // A block starts and ends a line, as innerText would have it (a list item's text and the
+    // list nested in it are two); the clone is not laid out, so block edges are marked by hand.
+    for (const block of clone.querySelectorAll(blockSelector)) {
+      block.prepend('\n');
+      block.append('\n');
+    }
     return clone.textContent ?? '';
   };
   const trim = (text: string): string => {
     if (text.length <= maxLength) return text;
     const cut = text.slice(0, maxLength - 1);
-    const lastSpace = cut.lastIndexOf(' ');
+    // A code block's name is not cut in two ("Code…" would name nothing): the text ends before it.
+    const lineStart = cut.lastIndexOf('\n') + 1;
+    if (/^Code(?: \(.+\))?(?:, continued)?\.$/.test(text.slice(lineStart).split('\n')[0]!)) return `${cut.slice(0, lineStart)}…`;
+    // At the last space or line end, unless that loses much (a run of Chinese has no spaces).
+    const lastSpace = Math.max(cut.lastIndexOf(' '), cut.lastIndexOf('\n'));
     return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
   };
   return Array.from(document.getElementById('cards')!.children, (card) => {

@@ -67,7 +67,8 @@ export function largerTextLayout({ source, config }: DiagramLayout, factor: numb
 }
 
 /** The diagram's type as written (`flowchart`, `sequenceDiagram`, …). */
-function typeOf(source: string): string | undefined {
+/** The diagram's type, Mermaid's first keyword (`flowchart`, `sequenceDiagram`, …), after its preamble. */
+export function typeOf(source: string): string | undefined {
   const start = preamble.exec(source)?.[0].length ?? 0;
   return /^[ \t]*([A-Za-z][\w-]*)/.exec(source.slice(start))?.[1];
 }

@@ -9,6 +9,7 @@
 import type { Element, Parents, Root } from 'hast';
 import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
+import { diagramAlt } from '../alt-text/diagram-alt.js';
 import type { DrawnDiagram } from '../diagrams/diagram-page.js';
 import { diagramLimits } from '../diagrams/diagram-limits.js';
 import { invalidRequest } from '../errors.js';
@@ -67,7 +68,6 @@ export function rehypeMermaidDiagrams() {
 }
 
 function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: string): Element {
-  const kind = /^\s*(?:%%[^\n]*\n\s*)*([A-Za-z][\w-]*)/.exec(source)?.[1] ?? 'mermaid';
   return {
     type: 'element',
     tagName: 'figure',
@@ -80,7 +80,7 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
           src: `data:image/png;base64,${Buffer.from(drawn.png).toString('base64')}`,
           width: Math.round(drawn.width),
           height: Math.round(drawn.height),
-          alt: `${kind} diagram`,
+          alt: diagramAlt(source),
         },
         children: [],
       },
