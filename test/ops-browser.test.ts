@@ -100,14 +100,15 @@ describe('planned browser restarts', () => {
   });
 });
 
-describe('a browser that stops answering', () => {
+describe('a browser or a renderer that stops answering', () => {
   let service: RunningService;
   const probeTimeoutMs = 1000;
+  const stepTimeoutMs = 3000;
   /** When the service logged that the browser failed its probe. */
   let probeFailedAt: number | undefined;
   before(async () => {
     service = await startService(
-      { RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs) },
+      { RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs), CARD_RENDER_TIMEOUT_MS: String(stepTimeoutMs) },
       {
         log: (line) => {
           if (line.includes('failed its health probe')) probeFailedAt ??= performance.now();
@@ -117,11 +118,47 @@ describe('a browser that stops answering', () => {
   });
   after(async () => service.close());
 
-  it('is killed after a failed health probe and replaced', async () => {
+  it('a frozen renderer is a fault of the machine: its page is replaced and the request tried again, not refused as heavy CSS', async () => {
+    const browserPid = service.app.cards.renderer.browserPid!;
+    // The one render page of the requests (RENDER_CONCURRENCY 1) is open and idle since start; its
+    // renderer is the browser's only one. Stopped, it draws nothing: the layout runs over its time.
+    const renderers = processesInGroups([browserPid]).filter((process) => process.cmdline.includes('--type=renderer'));
+    assert.ok(renderers.length > 0, 'the render page has a renderer process');
+    const retriesBefore = await metric(service.baseUrl, 'cardwright_render_retries_total');
+    for (const renderer of renderers) process.kill(renderer.pid, 'SIGSTOP');
+    try {
+      const sentAt = performance.now();
+      const result = await service.generate(distinctBody(4));
+      const ms = performance.now() - sentAt;
+      assert.equal(result.status, 200, `answered ${result.status} ${JSON.stringify(result.json)}`);
+      assert.ok(await assertOwnImageOrCleanError(4, result));
+      assert.ok(ms > stepTimeoutMs, `the first try ran to its time limit (answered after ${Math.round(ms)} ms)`);
+      assert.equal(await metric(service.baseUrl, 'cardwright_render_retries_total'), retriesBefore + 1);
+      // The frozen page was closed, and Chromium ended its stopped renderer; the browser kept serving.
+      const stillStopped = () => processesInGroups([browserPid]).filter((process) => process.state === 'T');
+      assert.ok(await eventually(() => stillStopped().length === 0, 10_000), `stopped processes remain: ${stillStopped().map((p) => p.pid)}`);
+      assert.equal(service.app.cards.renderer.browserPid, browserPid);
+      assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
+    } finally {
+      for (const renderer of renderers) {
+        try {
+          process.kill(renderer.pid, 'SIGCONT');
+        } catch {
+          // already gone, as it should be
+        }
+      }
+    }
+  });
+
+  it('a stopped browser makes /ready answer 503 at once, and is killed after a failed health probe and replaced', async () => {
     const frozen = service.app.cards.renderer.browserPid!;
     const frozenAt = performance.now();
     process.kill(frozen, 'SIGSTOP');
     try {
+      // No browser can render from the moment it is stopped, not only once its probe gives up on it.
+      const ready = await fetch(`${service.baseUrl}/ready`);
+      assert.equal(ready.status, 503);
+      assert.equal((await ready.json()).browser, 'no browser can render (starting, restarting, or stopped)');
       assert.ok(await eventually(() => service.app.cards.renderer.browserPid !== frozen && service.app.cards.renderer.browserUp, 20_000), 'a new browser took over');
     } finally {
       try {

@@ -81,9 +81,12 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     }
   }
 
-  /** Whether a live browser is serving pages (false between a crash and the relaunch). */
+  /**
+   * Whether a browser can render: one is serving, alive and not stopped (false between a crash and
+   * the relaunch, and while the serving browser is stopped until its probe kills it).
+   */
   get browserUp(): boolean {
-    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected();
+    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected() && !this.current.stopped;
   }
 
   /** Process id of the serving browser (its process group id), for operators and tests. */
@@ -92,7 +95,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   open(ahead: boolean): Promise<FleetPage> {
-    return this.openWith((browser) => RenderPage.open(browser, this.options.shell, { warmUp: ahead }));
+    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp: ahead, browserGroup }));
   }
 
   /**
@@ -100,11 +103,11 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * diagrams/diagram-pages.ts); it counts towards the browser's pages like a render page, so a
    * replaced browser is closed only once its last page of any kind is done.
    */
-  async openWith<T extends OwnPage>(opener: (browser: Browser) => Promise<T>): Promise<FleetPage<T>> {
+  async openWith<T extends OwnPage>(opener: (browser: Browser, browserGroup: number | undefined) => Promise<T>): Promise<FleetPage<T>> {
     const browser = await this.serving();
     // Fails at once when the browser dies meanwhile (killed by its probe, say): Playwright itself
     // would leave the opening unsettled, and the request waiting for this page waiting with it.
-    const page = await browser.whileConnected(opener(browser.browser), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
+    const page = await browser.whileConnected(opener(browser.browser, browser.pid), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
       late.close().catch(() => {});
     });
     this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);

@@ -50,6 +50,11 @@ export class RenderPage {
     private readonly session: CDPSession,
     /** The faces this page has declared; markup's new characters bring theirs first. */
     private readonly fonts: PageFonts,
+    /**
+     * The process group (pid) of the browser the page lives on, so that a step over its time can
+     * tell a frozen renderer from a busy one (drawing-progress.ts); undefined where it is not known.
+     */
+    readonly browserGroup: number | undefined,
   ) {
     // A crashed tab answers nothing: a CDP call sent to it (a capture) may never settle. The
     // 'crash' event fails the step in progress now, so the pool retries the request on a fresh page.
@@ -81,8 +86,9 @@ export class RenderPage {
    * Opens a fresh page with JavaScript off and no network, and loads the shell document into it.
    * `warmUp`: renders and captures the warm-up card too, for a page that no request waits for yet
    * (a request waiting for it would only wait longer: its own card warms what it uses).
+   * `browserGroup`: the browser's process id, which is its process group's (browser-instance.ts).
    */
-  static async open(browser: Browser, shell: RenderShell, { warmUp }: { warmUp: boolean }): Promise<RenderPage> {
+  static async open(browser: Browser, shell: RenderShell, { warmUp, browserGroup }: { warmUp: boolean; browserGroup?: number }): Promise<RenderPage> {
     const context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
@@ -93,7 +99,7 @@ export class RenderPage {
       const page = await context.newPage();
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
-      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts));
+      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
       if (warmUp) {
         const [warmUpBox] = await renderPage.layout(warmUpMarkup);
         if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });

@@ -1,0 +1,59 @@
+// Tells a renderer that is busy drawing from one that is frozen, once a drawing step has run over
+// its time (render-limits.ts). Both look alike from here: the step does not settle. Their CPU does
+// not: a card of heavy CSS keeps its renderer (and the GPU process) busy for as long as it draws,
+// while a renderer that is stopped (SIGSTOP) or deadlocked, or a browser that is, uses none. The
+// first is the document's doing and is answered 400; the second is the machine's fault, and the
+// request is tried once more on a fresh page (page-pool.ts).
+//
+// The CPU is watched for a moment at the time limit, not from the start of every step: reading
+// /proc costs ~5 ms of the event loop, which every card's capture would pay, while a step over its
+// time is rare, and one still drawing at its limit is drawing right then too.
+//
+// Chromium does not say which renderer process draws which page, so the whole process group of the
+// browser is watched (the browser, its GPU process and every renderer). A frozen renderer beside
+// another page that is busy drawing therefore looks busy, and is answered as before, unless it is
+// stopped: a stopped process is seen as such whichever page it serves.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isStopped, processGroup, ticksPerSecond } from './process-table.js';
+
+/** How long the browser's CPU is watched once a step has run over its time. */
+const watchMs = 500;
+
+/**
+ * The least share of the watched time the browser's processes must use the CPU for, for the step to
+ * count as still drawing. Measured here over 5 s: a card of 40 repeating gradients kept its renderer
+ * at 3.4 s of CPU (68 %) on a shared, loaded machine; a renderer stopped during a capture left the
+ * whole browser at 0.04 s (0.8 %, its GPU process), an idle browser at 0. 10 % lies well between,
+ * and is 5 of /proc's clock ticks of 10 ms in the watched half second.
+ */
+const leastCpuShareWhileDrawing = 0.1;
+
+/** A drawing step that ran over its time because the browser made no progress: the machine's fault. */
+export class RendererStalled extends Error {
+  constructor(what: string, timeoutMs: number, reason: string) {
+    super(`${what} did not finish within ${timeoutMs.toLocaleString('en-US')} ms and the browser made no progress: ${reason}`);
+    this.name = 'RendererStalled';
+  }
+}
+
+/**
+ * Why the browser whose process group is `browserGroup` (its pid) is not drawing, or undefined when
+ * it is, or when that cannot be told (off Linux, or its pid is not known): the step is then taken
+ * to be drawing, as every step was before this check existed.
+ */
+export async function whyNotDrawing(browserGroup: number | undefined): Promise<string | undefined> {
+  if (browserGroup === undefined) return undefined;
+  const before = processGroup(browserGroup);
+  if (before.length === 0) return undefined;
+  const stopped = before.filter(isStopped);
+  if (stopped.length > 0) return `Chromium process ${stopped.map((process) => process.pid).join(', ')} is stopped`;
+  const started = performance.now();
+  await sleep(watchMs);
+  const seconds = (performance.now() - started) / 1000;
+  const ticksBefore = new Map(before.map((process) => [process.pid, process.cpuTicks]));
+  // A process started meanwhile (a new renderer) counts from zero.
+  const ticks = processGroup(browserGroup).reduce((sum, process) => sum + process.cpuTicks - (ticksBefore.get(process.pid) ?? 0), 0);
+  const cpuSeconds = ticks / ticksPerSecond;
+  if (cpuSeconds >= leastCpuShareWhileDrawing * seconds) return undefined;
+  return `its processes used ${cpuSeconds.toFixed(2)} s of CPU in ${seconds.toFixed(1)} s`;
+}
