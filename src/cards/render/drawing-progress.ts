@@ -9,6 +9,10 @@
 // /proc costs ~5 ms of the event loop, which every card's capture would pay, while a step over its
 // time is rare, and one still drawing at its limit is drawing right then too.
 //
+// A step is the browser's only while it waits for the browser: a large JPEG or WebP card is
+// compressed by this server after its capture (capture-card.ts), within the same time, while the
+// browser rests; a step over its time then is the card's doing, answered 400 as ever.
+//
 // Chromium does not say which renderer process draws which page, so the whole process group of the
 // browser is watched (the browser, its GPU process and every renderer). A frozen renderer beside
 // another page that is busy drawing therefore looks busy, and is answered as before, unless it is
@@ -36,13 +40,22 @@ export class RendererStalled extends Error {
   }
 }
 
+/** What a step runs on: a render page (render-page.ts). */
+export interface BrowserWork {
+  /** The process group (pid) of the page's browser; undefined where it is not known. */
+  readonly browserGroup: number | undefined;
+  /** Whether the step waits for the browser now, rather than for this server's own work. */
+  readonly waitingOnBrowser: boolean;
+}
+
 /**
- * Why the browser whose process group is `browserGroup` (its pid) is not drawing, or undefined when
- * it is, or when that cannot be told (off Linux, or its pid is not known): the step is then taken
- * to be drawing, as every step was before this check existed.
+ * Why the browser is not drawing what `work` waits for, or undefined when it is, when the step
+ * does not wait for the browser, or when that cannot be told (off Linux, or the browser's pid is
+ * not known): the step is then taken to be drawing, as every step was before this check existed.
  */
-export async function whyNotDrawing(browserGroup: number | undefined): Promise<string | undefined> {
-  if (browserGroup === undefined) return undefined;
+export async function whyNotDrawing(work: BrowserWork): Promise<string | undefined> {
+  const { browserGroup } = work;
+  if (browserGroup === undefined || !work.waitingOnBrowser) return undefined;
   const before = processGroup(browserGroup);
   if (before.length === 0) return undefined;
   const stopped = before.filter(isStopped);
@@ -54,6 +67,7 @@ export async function whyNotDrawing(browserGroup: number | undefined): Promise<s
   // A process started meanwhile (a new renderer) counts from zero.
   const ticks = processGroup(browserGroup).reduce((sum, process) => sum + process.cpuTicks - (ticksBefore.get(process.pid) ?? 0), 0);
   const cpuSeconds = ticks / ticksPerSecond;
-  if (cpuSeconds >= leastCpuShareWhileDrawing * seconds) return undefined;
+  // Still waiting for the browser at the end, too: the step did not move on to the server's work.
+  if (cpuSeconds >= leastCpuShareWhileDrawing * seconds || !work.waitingOnBrowser) return undefined;
   return `its processes used ${cpuSeconds.toFixed(2)} s of CPU in ${seconds.toFixed(1)} s`;
 }

@@ -43,6 +43,7 @@ export class RenderPage {
   /** Set when the tab crashed; every step waiting on it fails at once instead of at the deadline. */
   private crash?: PageCrashed;
   private readonly crashListeners = new Set<(error: PageCrashed) => void>();
+  private browserCallsInFlight = 0;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -70,15 +71,31 @@ export class RenderPage {
     return this.crash !== undefined;
   }
 
-  /** Settles with `step`, or rejects with PageCrashed as soon as the tab crashes. */
+  /**
+   * True while a step of this page waits for the browser (not for the server's own work after it,
+   * such as compressing a capture): only then can a step over its time be the browser's fault
+   * (drawing-progress.ts).
+   */
+  get waitingOnBrowser(): boolean {
+    return this.browserCallsInFlight > 0;
+  }
+
+  /**
+   * Settles with `step`, or rejects with PageCrashed as soon as the tab crashes. Every call into
+   * the browser goes through here, which also counts them for waitingOnBrowser.
+   */
   private unlessCrashed<T>(step: Promise<T>): Promise<T> {
     if (this.crash) {
       step.catch(() => {});
       return Promise.reject(this.crash);
     }
+    this.browserCallsInFlight += 1;
     return new Promise<T>((resolve, reject) => {
       this.crashListeners.add(reject);
-      step.then(resolve, reject).finally(() => this.crashListeners.delete(reject));
+      step.then(resolve, reject).finally(() => {
+        this.crashListeners.delete(reject);
+        this.browserCallsInFlight -= 1;
+      });
     });
   }
 
