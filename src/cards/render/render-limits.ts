@@ -67,9 +67,10 @@ export class ByteBudget {
  * long while the browser works on it is one the browser struggles to draw: a 400, and the time is
  * not spent on it; the page may still be drawing, so the error tells the pool to close it rather
  * than clear it. But when the step waits for the browser of `work` (its page) and the browser is
- * not working on anything at that time, a renderer or the browser is frozen: the step fails with RendererStalled,
- * a fault of the machine that the pool answers by closing the page and trying the request once
- * more on a fresh one (drawing-progress.ts). A step that settles while this is looked at settles so.
+ * not working on anything at that time, a renderer or the browser is frozen: the step fails with
+ * RendererStalled, a fault of the machine that the pool answers by closing the page and trying
+ * the request once more on a fresh one (drawing-progress.ts). A step that settles while this is
+ * looked at settles so.
  */
 export function withinStepTime<T>(step: Promise<T>, limits: RenderLimits, what: string, work?: BrowserWork): Promise<T> {
   return new Promise<T>((resolve, reject) => {
