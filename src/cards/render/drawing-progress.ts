@@ -25,10 +25,11 @@ const watchMs = 500;
 
 /**
  * The least share of the watched time the browser's processes must use the CPU for, for the step to
- * count as still drawing. Measured here over 5 s: a card of 40 repeating gradients kept its renderer
- * at 3.4 s of CPU (68 %) on a shared, loaded machine; a renderer stopped during a capture left the
- * whole browser at 0.04 s (0.8 %, its GPU process), an idle browser at 0. 10 % lies well between,
- * and is 5 of /proc's clock ticks of 10 ms in the watched half second.
+ * count as still drawing. Measured here, on 2 cores shared with other work: the capture of a card of
+ * 40 repeating gradients kept the browser at 3.4 s of CPU in 5 s (68 %) under a load of 3, and at
+ * 0.16–0.18 s in the watched half second (32–36 %) under a load of 15; a renderer stopped during a
+ * capture left the whole browser at 0.04 s in 5 s (0.8 %, its GPU process), 0 in half a second;
+ * an idle browser 0–0.01 s. 10 % lies well between: 5 of /proc's clock ticks of 10 ms.
  */
 const leastCpuShareWhileDrawing = 0.1;
 
