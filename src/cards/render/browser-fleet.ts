@@ -6,8 +6,9 @@
 // - planned restart after `restartAfter` renders: the new browser is launched while the old one
 //   keeps serving; then new pages open on the new browser and the old one is closed once its last
 //   busy page is done, so no request waits for a launch or fails because of it;
-// - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
-//   a new browser is launched at once, and the pool retries the renders that were hit once on it.
+// - crash (the browser disconnected, or failed a health probe or was found stopped, and was
+//   killed): its pages are gone, a new browser is launched at once, and the pool retries the
+//   renders that were hit once on it.
 import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
@@ -122,7 +123,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   usable<T>(page: FleetPage<T>): boolean {
     // A render page whose tab crashed is never handed out again (RenderPage.crashed).
     const crashed = page.page instanceof RenderPage && page.page.crashed;
-    return page.browser === this.current && !page.browser.dead && !crashed;
+    return page.browser === this.current && !page.browser.dead && !crashed && !this.killIfStopped(page.browser);
   }
 
   /** Counts the render, and starts the planned replacement once the serving browser has done its share. */
@@ -156,7 +157,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * over from the current one, which is then retired when its busy pages are done.
    */
   private serving(replace = false): Promise<BrowserInstance> {
-    if (!replace && this.current && !this.current.dead) return Promise.resolve(this.current);
+    if (!replace && this.current && !this.current.dead && !this.killIfStopped(this.current)) return Promise.resolve(this.current);
     this.launching ??= this.launch()
       .then((fresh) => {
         const previous = this.current;
@@ -209,6 +210,20 @@ export class BrowserFleet implements PageFactory<FleetPage> {
       );
     }
     this.options.onPagesChanged();
+  }
+
+  /**
+   * Kills the serving browser when its process is stopped (SIGSTOP, a debugger): it answers nothing
+   * until continued, so a request given one of its pages would wait for the next health probe, up
+   * to BROWSER_PROBE_INTERVAL_MS. Checked (one read in /proc) whenever a page of it is handed out or
+   * opened; it is then replaced like a browser that failed its probe. Returns whether it killed it.
+   */
+  private killIfStopped(instance: BrowserInstance): boolean {
+    if (instance !== this.current || instance.dead || !instance.stopped) return false;
+    this.options.log.error({ browserPid: instance.pid }, 'the browser process is stopped; killing it');
+    this.restartReasons.set(instance, 'unresponsive');
+    instance.kill();
+    return true;
   }
 
   /** Kills a browser that no longer answers; the disconnect then replaces it like a crash. */

@@ -140,9 +140,13 @@ export class BrowserInstance {
     });
   }
 
-  /** SIGKILLs the browser's whole process group; a no-op when it is already gone. */
+  /**
+   * SIGKILLs the browser's whole process group; a no-op when it is already gone. The browser is
+   * dead from here on, before its disconnect is reported: none of its pages is handed out meanwhile.
+   */
   kill(): void {
     if (this.pid === undefined) return;
+    this.dead = true;
     try {
       process.kill(-this.pid, 'SIGKILL');
     } catch {
