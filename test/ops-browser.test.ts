@@ -9,7 +9,7 @@ import { BrowserInstance } from '../src/cards/render/browser-instance.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
-import { browserChildrenOf, eventually, processesInGroups } from './helpers/processes.js';
+import { browserChildrenOf, eventually, processesInGroups, stopProcess } from './helpers/processes.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const palette: Array<[number, number, number]> = [
@@ -43,8 +43,17 @@ async function assertOwnImageOrCleanError(index: number, result: { status: numbe
 
 describe('a browser crash during renders', () => {
   let service: RunningService;
+  /** Lines the service logged about killing its browser. */
+  const kills: string[] = [];
   before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '2', QUEUE_MAX: '20' });
+    service = await startService(
+      { RENDER_CONCURRENCY: '2', QUEUE_MAX: '20' },
+      {
+        log: (line) => {
+          if (line.includes('killing it')) kills.push(line);
+        },
+      },
+    );
   });
   after(async () => service.close());
 
@@ -69,6 +78,29 @@ describe('a browser crash during renders', () => {
     assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
     const next = await Promise.all([20, 21, 22].map((i) => service.generate(distinctBody(i))));
     for (const [i, result] of next.entries()) assert.ok(await assertOwnImageOrCleanError(20 + i, result));
+  });
+
+  it('replaces a stopped browser as soon as a request needs it, not at the next health probe', async () => {
+    const stopped = service.app.cards.renderer.browserPid!;
+    try {
+      await stopProcess(stopped);
+      assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 503);
+      const result = await service.generate(distinctBody(7));
+      assert.ok(await assertOwnImageOrCleanError(7, result), 'the request was served by a new browser');
+      assert.notEqual(service.app.cards.renderer.browserPid, stopped);
+    } finally {
+      try {
+        process.kill(stopped, 'SIGCONT');
+      } catch {
+        // already gone, as it should be
+      }
+    }
+    // Killed when the request was handed a page of it: the health probe (every 10 s by default) had no part in it.
+    assert.equal(kills.length, 1, kills.join('\n'));
+    assert.match(kills[0]!, /the browser process is stopped; killing it/);
+    assert.ok(await eventually(() => processesInGroups([stopped]).length === 0, 10_000), 'no process of the stopped browser remains');
+    assert.equal(await metric(service.baseUrl, 'cardwright_browser_restarts_total', { reason: 'unresponsive' }), 1);
+    assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
   });
 });
 
@@ -100,14 +132,15 @@ describe('planned browser restarts', () => {
   });
 });
 
-describe('a browser that stops answering', () => {
+describe('a browser or a renderer that stops answering', () => {
   let service: RunningService;
   const probeTimeoutMs = 1000;
+  const stepTimeoutMs = 3000;
   /** When the service logged that the browser failed its probe. */
   let probeFailedAt: number | undefined;
   before(async () => {
     service = await startService(
-      { RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs) },
+      { RENDER_CONCURRENCY: '1', BROWSER_PROBE_INTERVAL_MS: '200', BROWSER_PROBE_TIMEOUT_MS: String(probeTimeoutMs), CARD_RENDER_TIMEOUT_MS: String(stepTimeoutMs) },
       {
         log: (line) => {
           if (line.includes('failed its health probe')) probeFailedAt ??= performance.now();
@@ -117,11 +150,47 @@ describe('a browser that stops answering', () => {
   });
   after(async () => service.close());
 
-  it('is killed after a failed health probe and replaced', async () => {
+  it('a frozen renderer is a fault of the machine: its page is replaced and the request tried again, not refused as heavy CSS', async () => {
+    const browserPid = service.app.cards.renderer.browserPid!;
+    // The one render page of the requests (RENDER_CONCURRENCY 1) is open and idle since start; its
+    // renderer is the browser's only one. Stopped, it draws nothing: the layout runs over its time.
+    const renderers = processesInGroups([browserPid]).filter((process) => process.cmdline.includes('--type=renderer'));
+    assert.ok(renderers.length > 0, 'the render page has a renderer process');
+    const retriesBefore = await metric(service.baseUrl, 'cardwright_render_retries_total');
+    try {
+      for (const renderer of renderers) await stopProcess(renderer.pid);
+      const sentAt = performance.now();
+      const result = await service.generate(distinctBody(4));
+      const ms = performance.now() - sentAt;
+      assert.equal(result.status, 200, `answered ${result.status} ${JSON.stringify(result.json)}`);
+      assert.ok(await assertOwnImageOrCleanError(4, result));
+      assert.ok(ms > stepTimeoutMs, `the first try ran to its time limit (answered after ${Math.round(ms)} ms)`);
+      assert.equal(await metric(service.baseUrl, 'cardwright_render_retries_total'), retriesBefore + 1);
+      // The frozen page was closed, and Chromium ended its stopped renderer; the browser kept serving.
+      const stillStopped = () => processesInGroups([browserPid]).filter((process) => process.state === 'T');
+      assert.ok(await eventually(() => stillStopped().length === 0, 10_000), `stopped processes remain: ${stillStopped().map((p) => p.pid)}`);
+      assert.equal(service.app.cards.renderer.browserPid, browserPid);
+      assert.equal((await fetch(`${service.baseUrl}/ready`)).status, 200);
+    } finally {
+      for (const renderer of renderers) {
+        try {
+          process.kill(renderer.pid, 'SIGCONT');
+        } catch {
+          // already gone, as it should be
+        }
+      }
+    }
+  });
+
+  it('a stopped browser makes /ready answer 503 at once, and is killed after a failed health probe and replaced', async () => {
     const frozen = service.app.cards.renderer.browserPid!;
     const frozenAt = performance.now();
-    process.kill(frozen, 'SIGSTOP');
     try {
+      await stopProcess(frozen);
+      // No browser can render from the moment it is stopped, not only once its probe gives up on it.
+      const ready = await fetch(`${service.baseUrl}/ready`);
+      assert.equal(ready.status, 503);
+      assert.equal((await ready.json()).browser, 'no browser can render (starting, restarting, or stopped)');
       assert.ok(await eventually(() => service.app.cards.renderer.browserPid !== frozen && service.app.cards.renderer.browserUp, 20_000), 'a new browser took over');
     } finally {
       try {

@@ -2,8 +2,11 @@
 // the time limit of one drawing step, with the messages a client gets (the service-level cases are
 // in hostile-render.test.ts).
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
-import type { CardError } from '../src/cards/errors.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { CardError } from '../src/cards/errors.js';
+import { type BrowserWork, RendererStalled, whyNotDrawing } from '../src/cards/render/drawing-progress.js';
 import { ByteBudget, checkPixels, withinStepTime, type RenderLimits } from '../src/cards/render/render-limits.js';
 
 const limits: RenderLimits = { maxPixels: 200_000_000, maxBytes: 64 * 1024 * 1024, stepTimeoutMs: 50 };
@@ -54,5 +57,51 @@ describe('time of one drawing step', () => {
     assert.equal(await withinStepTime(Promise.resolve('done'), limits, 'x'), 'done');
     const failure = new Error('the page crashed');
     await assert.rejects(withinStepTime(Promise.reject(failure), limits, 'x'), (error) => error === failure);
+  });
+});
+
+// The check that tells a frozen renderer from a busy one reads the CPU of a browser's process group
+// in /proc; here real processes, each the leader of a group of its own, stand for browsers.
+describe('a step over its time while the browser draws nothing', { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' }, () => {
+  const children: ChildProcess[] = [];
+  /** A process in a process group of its own (so its pid is its group's id), standing for a page's browser. */
+  const leader = (script: string): BrowserWork & { browserGroup: number } => {
+    const child = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' });
+    children.push(child);
+    return { browserGroup: child.pid!, waitingOnBrowser: true };
+  };
+  let busy: BrowserWork;
+  let idle: BrowserWork;
+  let stopped: BrowserWork & { browserGroup: number };
+  before(() => {
+    busy = leader('while :; do :; done');
+    idle = leader('exec sleep 60');
+    stopped = leader('exec sleep 60');
+    process.kill(stopped.browserGroup, 'SIGSTOP');
+  });
+  after(() => {
+    // The whole group: nothing may be left behind, stopped or not.
+    for (const child of children) process.kill(-child.pid!, 'SIGKILL');
+  });
+
+  it('is drawing while its processes use the CPU, and not when they use none or are stopped', async () => {
+    assert.equal(await whyNotDrawing(busy), undefined);
+    assert.match((await whyNotDrawing(idle)) ?? '', /^its processes used 0\.0\d s of CPU in 0\.\d s$/);
+    assert.equal(await whyNotDrawing(stopped), `Chromium process ${stopped.browserGroup} is stopped`);
+    // Unknown (no pid): taken to be drawing, as before the check existed.
+    assert.equal(await whyNotDrawing({ browserGroup: undefined, waitingOnBrowser: true }), undefined);
+    // A step that waits for the server's own work (compressing a capture), not the browser's, is not the browser's fault.
+    assert.equal(await whyNotDrawing({ ...idle, waitingOnBrowser: false }), undefined);
+  });
+
+  it('fails the step as a fault of the machine, not a 400, when the browser draws nothing', async () => {
+    await assert.rejects(withinStepTime(new Promise(() => {}), limits, 'Drawing card 3 of 8', stopped), (error) => {
+      assert.ok(error instanceof RendererStalled && !(error instanceof CardError));
+      assert.equal(error.message, `Drawing card 3 of 8 did not finish within 50 ms and the browser made no progress: Chromium process ${stopped.browserGroup} is stopped`);
+      return true;
+    });
+    await assert.rejects(withinStepTime(new Promise(() => {}), limits, 'Drawing the card', idle), RendererStalled);
+    // A browser busy drawing is the card's doing: the 400 naming heavy CSS, as without a browser to watch.
+    await assert.rejects(withinStepTime(new Promise(() => {}), limits, 'Drawing the card', busy), (error: CardError) => error.kind === 'content_too_large' && error.pageLeftBusy);
   });
 });

@@ -27,7 +27,7 @@ export function registerHealthRoutes(app: FastifyInstance, storage: Storage, poo
     }
     if (pool) {
       if (pool.isDraining) problems.draining = 'the service is shutting down';
-      if (!pool.browserUp) problems.browser = 'the browser is not running (starting or restarting)';
+      if (!pool.browserUp) problems.browser = 'no browser can render (starting, restarting, or stopped)';
       if (pool.queueFull) problems.queue = 'every renderer is busy and the queue is full';
     }
     if (Object.keys(problems).length === 0) return { status: 'ready', storage: 'ok' };

@@ -45,7 +45,7 @@ export class Metrics implements CardsObserver {
   });
   private readonly retriedRenders = new Counter({
     name: 'cardwright_render_retries_total',
-    help: 'Renders tried a second time on a fresh page after a browser or tab crash.',
+    help: 'Renders tried a second time on a fresh page after a browser or tab crash, or a renderer or browser found frozen.',
     registers: [this.registry],
   });
   private readonly imagesStored = new Counter({

@@ -210,7 +210,7 @@ export const NotReadyAnswer = Type.Object(
     status: Type.Literal('not_ready'),
     storage: Type.Optional(Type.String({ description: 'why the store does not accept writes' })),
     draining: Type.Optional(Type.String({ description: 'present while the service is shutting down' })),
-    browser: Type.Optional(Type.String({ description: 'present while the browser is starting or restarting' })),
+    browser: Type.Optional(Type.String({ description: 'present while no browser can render: it is starting, restarting, or its process is stopped' })),
     queue: Type.Optional(Type.String({ description: 'present while every renderer is busy and the queue is full' })),
   },
   {

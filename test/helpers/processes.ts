@@ -1,5 +1,6 @@
 // Process inspection through /proc (Linux), for tests that check Chromium processes: which browser
 // a process runs, and whether anything of a browser's process group is still alive.
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
 export interface ProcessInfo {
@@ -52,4 +53,16 @@ export async function eventually(condition: () => boolean | Promise<boolean>, ti
     if (Date.now() > deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Stops a process (SIGSTOP) and waits until /proc shows it stopped, or gone (killed for being
+ * stopped): a signal is delivered when the process is next scheduled, which on a loaded machine
+ * can be a while after kill() returned.
+ */
+export async function stopProcess(pid: number): Promise<void> {
+  process.kill(pid, 'SIGSTOP');
+  const state = () => listProcesses().find((p) => p.pid === pid)?.state;
+  const stopped = await eventually(() => ['T', 'Z', undefined].includes(state()), 5_000);
+  assert.ok(stopped, `process ${pid} did not stop`);
 }

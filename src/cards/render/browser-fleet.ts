@@ -6,8 +6,9 @@
 // - planned restart after `restartAfter` renders: the new browser is launched while the old one
 //   keeps serving; then new pages open on the new browser and the old one is closed once its last
 //   busy page is done, so no request waits for a launch or fails because of it;
-// - crash (the browser disconnected, or failed a health probe and was killed): its pages are gone,
-//   a new browser is launched at once, and the pool retries the renders that were hit once on it.
+// - crash (the browser disconnected, or failed a health probe or was found stopped, and was
+//   killed): its pages are gone, a new browser is launched at once, and the pool retries the
+//   renders that were hit once on it.
 import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
@@ -81,9 +82,12 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     }
   }
 
-  /** Whether a live browser is serving pages (false between a crash and the relaunch). */
+  /**
+   * Whether a browser can render: one is serving, alive and not stopped (false between a crash and
+   * the relaunch, and while the serving browser is stopped until its probe kills it).
+   */
   get browserUp(): boolean {
-    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected();
+    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected() && !this.current.stopped;
   }
 
   /** Process id of the serving browser (its process group id), for operators and tests. */
@@ -92,7 +96,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   open(ahead: boolean): Promise<FleetPage> {
-    return this.openWith((browser) => RenderPage.open(browser, this.options.shell, { warmUp: ahead }));
+    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp: ahead, browserGroup }));
   }
 
   /**
@@ -100,11 +104,11 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * diagrams/diagram-pages.ts); it counts towards the browser's pages like a render page, so a
    * replaced browser is closed only once its last page of any kind is done.
    */
-  async openWith<T extends OwnPage>(opener: (browser: Browser) => Promise<T>): Promise<FleetPage<T>> {
+  async openWith<T extends OwnPage>(opener: (browser: Browser, browserGroup: number | undefined) => Promise<T>): Promise<FleetPage<T>> {
     const browser = await this.serving();
     // Fails at once when the browser dies meanwhile (killed by its probe, say): Playwright itself
     // would leave the opening unsettled, and the request waiting for this page waiting with it.
-    const page = await browser.whileConnected(opener(browser.browser), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
+    const page = await browser.whileConnected(opener(browser.browser, browser.pid), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
       late.close().catch(() => {});
     });
     this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);
@@ -119,7 +123,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   usable<T>(page: FleetPage<T>): boolean {
     // A render page whose tab crashed is never handed out again (RenderPage.crashed).
     const crashed = page.page instanceof RenderPage && page.page.crashed;
-    return page.browser === this.current && !page.browser.dead && !crashed;
+    return page.browser === this.current && !page.browser.dead && !crashed && !this.killIfStopped(page.browser);
   }
 
   /** Counts the render, and starts the planned replacement once the serving browser has done its share. */
@@ -153,7 +157,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * over from the current one, which is then retired when its busy pages are done.
    */
   private serving(replace = false): Promise<BrowserInstance> {
-    if (!replace && this.current && !this.current.dead) return Promise.resolve(this.current);
+    if (!replace && this.current && !this.current.dead && !this.killIfStopped(this.current)) return Promise.resolve(this.current);
     this.launching ??= this.launch()
       .then((fresh) => {
         const previous = this.current;
@@ -206,6 +210,20 @@ export class BrowserFleet implements PageFactory<FleetPage> {
       );
     }
     this.options.onPagesChanged();
+  }
+
+  /**
+   * Kills the serving browser when its process is stopped (SIGSTOP, a debugger): it answers nothing
+   * until continued, so a request given one of its pages would wait for the next health probe, up
+   * to BROWSER_PROBE_INTERVAL_MS. Checked (one read in /proc) whenever a page of it is handed out or
+   * opened; it is then replaced like a browser that failed its probe. Returns whether it killed it.
+   */
+  private killIfStopped(instance: BrowserInstance): boolean {
+    if (instance !== this.current || instance.dead || !instance.stopped) return false;
+    this.options.log.error({ browserPid: instance.pid }, 'the browser process is stopped; killing it');
+    this.restartReasons.set(instance, 'unresponsive');
+    instance.kill();
+    return true;
   }
 
   /** Kills a browser that no longer answers; the disconnect then replaces it like a crash. */

@@ -7,11 +7,11 @@
 // the one reliable way to leave nothing behind, even when the browser process itself was killed
 // and its helpers were re-parented to init.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, CDPSession } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
+import { findProcessWithArgument, isStopped, processGroup, processStat } from './process-table.js';
 
 // Playwright is a CommonJS package: imported from ESM, Node scans its modules' source for their
 // named exports first, which cost 0.2–0.3 s of CPU on every start, before Chromium could be launched.
@@ -97,8 +97,21 @@ export class BrowserInstance {
     return instance;
   }
 
-  /** Resolves when the browser answers a DevTools command within `timeoutMs`. */
+  /**
+   * True while the browser process is stopped (SIGSTOP, or a debugger holds it): it answers
+   * nothing, so no page of it can render. Read from /proc; false where there is none.
+   */
+  get stopped(): boolean {
+    const stat = this.pid === undefined ? undefined : processStat(this.pid);
+    return stat !== undefined && isStopped(stat);
+  }
+
+  /**
+   * Resolves when the browser answers a DevTools command within `timeoutMs`; a browser that is
+   * stopped fails at once, since it cannot answer until someone continues it.
+   */
   async probe(timeoutMs: number): Promise<void> {
+    if (this.stopped) throw new Error('the browser process is stopped');
     this.probeSession ??= this.browser.newBrowserCDPSession();
     await withTimeout(
       this.probeSession.then((session) => session.send('Browser.getVersion')),
@@ -127,9 +140,13 @@ export class BrowserInstance {
     });
   }
 
-  /** SIGKILLs the browser's whole process group; a no-op when it is already gone. */
+  /**
+   * SIGKILLs the browser's whole process group; a no-op when it is already gone. The browser is
+   * dead from here on, before its disconnect is reported: none of its pages is handed out meanwhile.
+   */
   kill(): void {
     if (this.pid === undefined) return;
+    this.dead = true;
     try {
       process.kill(-this.pid, 'SIGKILL');
     } catch {
@@ -152,43 +169,8 @@ export class BrowserInstance {
   private async gone(): Promise<void> {
     if (this.pid === undefined) return;
     const deadline = Date.now() + closeTimeoutMs;
-    while (Date.now() < deadline && groupIsRunning(this.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (Date.now() < deadline && processGroup(this.pid).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/** The ids of the processes in /proc; none where there is no /proc (off Linux, where pid is undefined anyway). */
-function processIds(): string[] {
-  try {
-    return fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
-  } catch {
-    return [];
-  }
-}
-
-/** One file of a process in /proc, or undefined when it exited while we looked. */
-function procFile(id: string, name: 'stat' | 'cmdline'): string | undefined {
-  try {
-    return fs.readFileSync(`/proc/${id}/${name}`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a process of group `groupId` is running (not a zombie). */
-function groupIsRunning(groupId: number): boolean {
-  return processIds().some((id) => {
-    const stat = procFile(id, 'stat');
-    if (stat === undefined) return false;
-    // "pid (name) state ppid pgrp …": the name may hold spaces and parentheses, so read after the last ")".
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(group) === groupId && state !== 'Z';
-  });
-}
-
-/** The pid of our child process whose command line holds `argument`, read from /proc (Linux). */
-function findProcessWithArgument(argument: string): number | undefined {
-  const id = processIds().find((candidate) => procFile(candidate, 'cmdline')?.split('\0').includes(argument));
-  return id === undefined ? undefined : Number(id);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

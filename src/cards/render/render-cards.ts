@@ -62,7 +62,8 @@ export interface RenderedImage {
 /**
  * Lays out and captures the cards of `request`, within `limits` (render-limits.ts): the laid-out
  * cards' device pixels are checked before the first capture, each image's bytes as it is captured,
- * and the layout and each card's capture have a time limit of their own.
+ * and the layout and each card's capture have a time limit of their own (a step that runs over it
+ * while the browser makes no progress is a frozen renderer, not a heavy card: drawing-progress.ts).
  */
 export async function renderCards(
   page: RenderPage,
@@ -71,7 +72,7 @@ export async function renderCards(
   /** Told the cards' number and device pixels after layout, before any capture; what it throws or rejects with ends the render. */
   beforeCapture?: (cards: number, devicePixels: number) => void | Promise<void>,
 ): Promise<RenderedImage[]> {
-  const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content');
+  const boxes = await withinStepTime(layoutCards(page, request), limits, 'Laying out the content', page);
   const alts = await readAltTexts(page);
   const { deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   if (request.format === 'pdf') {
@@ -79,7 +80,7 @@ export async function renderCards(
     // at scale 1, its bytes as one image, and printing every page is one step per page in time.
     const pixels = checkPixels(boxes, 1, limits, { scale: 1 });
     await beforeCapture?.(boxes.length, pixels);
-    const pdf = await withinStepTime(printCards(page, request, boxes, alts), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF');
+    const pdf = await withinStepTime(printCards(page, request, boxes, alts), { ...limits, stepTimeoutMs: limits.stepTimeoutMs * boxes.length }, 'Printing the cards as a PDF', page);
     new ByteBudget(limits, 1).add(pdf.data.length, 1);
     return [{ ...pdf, alt: alts.join('\n\n') }];
   }
@@ -96,6 +97,7 @@ export async function renderCards(
       tiles > 1 ? captureLongImage(page, box, deviceScale, format) : captureCard(page, box, deviceScale, format),
       { ...limits, stepTimeoutMs: limits.stepTimeoutMs * tiles },
       what,
+      page,
     );
     bytes.add(data.length, index + 1);
     const size = imageSize(data);

@@ -6,6 +6,7 @@
 // lists the values; src/config.ts reads them (MAX_REQUEST_MEGAPIXELS, MAX_REQUEST_MB,
 // CARD_RENDER_TIMEOUT_MS).
 import { CardError } from '../errors.js';
+import { type BrowserWork, RendererStalled, whyNotDrawing } from './drawing-progress.js';
 import type { CardBox } from './render-page.js';
 
 export interface RenderLimits {
@@ -62,14 +63,24 @@ export class ByteBudget {
 }
 
 /**
- * Settles with `step`, or fails with a 400 once it has taken `limits.stepTimeoutMs`: a card that
- * takes that long is one the browser struggles to draw, and the time is not spent on it. The page
- * may still be drawing, so the error tells the pool to close it rather than clear it.
+ * Settles with `step`, or fails once it has taken `limits.stepTimeoutMs`. A card that takes that
+ * long while the browser works on it is one the browser struggles to draw: a 400, and the time is
+ * not spent on it; the page may still be drawing, so the error tells the pool to close it rather
+ * than clear it. But when the step waits for the browser of `work` (its page) and the browser is
+ * not working on anything at that time, a renderer or the browser is frozen: the step fails with
+ * RendererStalled, a fault of the machine that the pool answers by closing the page and trying
+ * the request once more on a fresh one (drawing-progress.ts). A step that settles while this is
+ * looked at settles so.
  */
-export function withinStepTime<T>(step: Promise<T>, limits: RenderLimits, what: string): Promise<T> {
+export function withinStepTime<T>(step: Promise<T>, limits: RenderLimits, what: string, work?: BrowserWork): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const timer = setTimeout(async () => {
       step.catch(() => {});
+      const stall = work === undefined ? undefined : await whyNotDrawing(work);
+      if (stall !== undefined) {
+        reject(new RendererStalled(what, limits.stepTimeoutMs, stall));
+        return;
+      }
       reject(
         new CardError(
           'content_too_large',

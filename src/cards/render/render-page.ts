@@ -43,6 +43,7 @@ export class RenderPage {
   /** Set when the tab crashed; every step waiting on it fails at once instead of at the deadline. */
   private crash?: PageCrashed;
   private readonly crashListeners = new Set<(error: PageCrashed) => void>();
+  private browserCallsInFlight = 0;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -50,6 +51,11 @@ export class RenderPage {
     private readonly session: CDPSession,
     /** The faces this page has declared; markup's new characters bring theirs first. */
     private readonly fonts: PageFonts,
+    /**
+     * The process group (pid) of the browser the page lives on, so that a step over its time can
+     * tell a frozen renderer from a busy one (drawing-progress.ts); undefined where it is not known.
+     */
+    readonly browserGroup: number | undefined,
   ) {
     // A crashed tab answers nothing: a CDP call sent to it (a capture) may never settle. The
     // 'crash' event fails the step in progress now, so the pool retries the request on a fresh page.
@@ -65,15 +71,31 @@ export class RenderPage {
     return this.crash !== undefined;
   }
 
-  /** Settles with `step`, or rejects with PageCrashed as soon as the tab crashes. */
+  /**
+   * True while a step of this page waits for the browser (not for the server's own work after it,
+   * such as compressing a capture): only then can a step over its time be the browser's fault
+   * (drawing-progress.ts).
+   */
+  get waitingOnBrowser(): boolean {
+    return this.browserCallsInFlight > 0;
+  }
+
+  /**
+   * Settles with `step`, or rejects with PageCrashed as soon as the tab crashes. Every call into
+   * the browser goes through here, which also counts them for waitingOnBrowser.
+   */
   private unlessCrashed<T>(step: Promise<T>): Promise<T> {
     if (this.crash) {
       step.catch(() => {});
       return Promise.reject(this.crash);
     }
+    this.browserCallsInFlight += 1;
     return new Promise<T>((resolve, reject) => {
       this.crashListeners.add(reject);
-      step.then(resolve, reject).finally(() => this.crashListeners.delete(reject));
+      step.then(resolve, reject).finally(() => {
+        this.crashListeners.delete(reject);
+        this.browserCallsInFlight -= 1;
+      });
     });
   }
 
@@ -81,8 +103,9 @@ export class RenderPage {
    * Opens a fresh page with JavaScript off and no network, and loads the shell document into it.
    * `warmUp`: renders and captures the warm-up card too, for a page that no request waits for yet
    * (a request waiting for it would only wait longer: its own card warms what it uses).
+   * `browserGroup`: the browser's process id, which is its process group's (browser-instance.ts).
    */
-  static async open(browser: Browser, shell: RenderShell, { warmUp }: { warmUp: boolean }): Promise<RenderPage> {
+  static async open(browser: Browser, shell: RenderShell, { warmUp, browserGroup }: { warmUp: boolean; browserGroup?: number }): Promise<RenderPage> {
     const context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
@@ -93,7 +116,7 @@ export class RenderPage {
       const page = await context.newPage();
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
-      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts));
+      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
       if (warmUp) {
         const [warmUpBox] = await renderPage.layout(warmUpMarkup);
         if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });

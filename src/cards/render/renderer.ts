@@ -177,7 +177,7 @@ export class Renderer {
     return this.pool.openPages;
   }
 
-  /** Whether a live browser is serving pages (false between a crash and the relaunch). */
+  /** Whether a browser can render requests (false between a crash and the relaunch, and while the browser is stopped). */
   get browserUp(): boolean {
     return this.fleet.browserUp;
   }
