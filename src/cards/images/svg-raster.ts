@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit, { type LimitFunction } from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
+import { yieldToRequests } from '../background-priority.js';
 import type { RenderLane } from '../render/renderer.js';
 
 export const svgLimits = {
@@ -161,6 +162,8 @@ function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPix
       killSignal: 'SIGKILL',
       signal,
     });
+    // A drawing may take its full 5 s of a core: /health and the requests' own work come first.
+    if (child.pid) yieldToRequests(child.pid);
     // Piped, as stdio says (the IPC entry makes the typings lose track of that).
     const [stdin, stdout, stderr] = [child.stdin!, child.stdout!, child.stderr!];
     const output: Buffer[] = [];

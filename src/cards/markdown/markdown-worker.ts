@@ -4,27 +4,22 @@
 // document's first pass records the images and diagrams it shows and answers with that list when
 // there are any; its second pass is given them fetched and drawn (document-asks.ts).
 import fs from 'node:fs';
-import os from 'node:os';
 import { workerData } from 'node:worker_threads';
 import { CardError } from '../errors.js';
+import { yieldToRequests } from '../background-priority.js';
 import { AskedDiagrams, AskedImages } from './document-asks.js';
 import { renderMarkdown } from './render-markdown.js';
 import { lazyWarmUpDocuments, type MarkdownTask, type MarkdownTaskResult, type WorkerMessage, type WorkerSettings } from './worker-protocol.js';
 
-// Workers yield the CPU to the main thread (which answers every request, /health included) and to
-// the browser: on Linux a thread has its own nice value, set through its kernel thread id.
-// Elsewhere (or without permission) the worker simply runs at the process's priority.
-// Mild: a waking main thread gets the CPU first, while documents still get a fair share next to
-// other processes at normal priority.
-const workerNiceness = 5;
-// The same id lets the pool read this thread's own CPU time (markdown-pool.ts).
+// Workers yield the CPU to the main thread and the browser (background-priority.ts); the same id
+// lets the pool read this thread's own CPU time (markdown-pool.ts).
 let threadId: number | undefined;
 try {
   threadId = Number(fs.readlinkSync('/proc/thread-self').split('/').pop()) || undefined;
-  if (threadId) os.setPriority(threadId, Math.min(19, os.getPriority(threadId) + workerNiceness));
 } catch {
   // Not Linux: no per-thread priority, and the pool measures busy time instead of CPU time.
 }
+if (threadId) yieldToRequests(threadId);
 
 // The pipeline's core (parse, GFM, sanitizer) is imported with this module, before the worker
 // takes its first document. What loads on first use (Shiki and its grammars, KaTeX, the MDX
