@@ -64,6 +64,7 @@ export const unitFiles = [
   'test/font-faces-build.test.ts',
   'test/front-matter-fuzz.test.ts',
   'test/http-routes.test.ts',
+  'test/json-in-pieces.test.ts',
   'test/long-word-breaks.test.ts',
   'test/markdown-lanes.test.ts',
   'test/numeric-strings.test.ts',

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
+import { holdsLongText, jsonInPieces } from './json-in-pieces.js';
 import { clientKey } from './client-key.js';
 import { ClientTurns } from './client-turns.js';
 import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, markdownCpuCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
@@ -48,6 +49,8 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
     reply.header('Cache-Control', 'no-store');
     const preview = { ...drawn, warnings: [...bodyWarnings(request), ...drawn.warnings] };
     sendWarningsHeader(reply, preview.warnings);
+    // Cards that inline many images are MBs of JSON: sent in pieces, so /health is not held up.
+    if (holdsLongText(preview.cards)) return reply.type('application/json; charset=utf-8').send(jsonInPieces(preview));
     return preview;
   });
 }
