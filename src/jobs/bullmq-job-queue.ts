@@ -48,8 +48,11 @@ export class BullJobQueue implements JobQueue {
   private readonly callbackWorker: Worker;
   private readonly connections: Redis[];
   private readonly stop = new AbortController();
+  /** How long BullMQ keeps a finished job (JOBS_TTL_SECONDS). */
+  private readonly keepSeconds: number;
 
   constructor(private readonly options: BullJobQueueOptions) {
+    this.keepSeconds = Math.ceil(options.ttlMs / 1000);
     this.connections = [
       // The routes' connection fails at once while Redis is away, so a client is told to retry (503)
       // instead of waiting, and a job it gave up on is not added later behind its back.
@@ -89,7 +92,6 @@ export class BullJobQueue implements JobQueue {
   }
 
   async add(job: Job): Promise<void> {
-    const keepSeconds = Math.ceil(this.options.ttlMs / 1000);
     const { requests, results: _results, state: _state, ...record } = job;
     const data: BatchData = { ...record, total: requests.length };
     await unreachableAsBusy(
@@ -97,13 +99,13 @@ export class BullJobQueue implements JobQueue {
         name: 'batch',
         queueName,
         data,
-        opts: { jobId: job.id, attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: keepSeconds }, removeOnFail: { age: keepSeconds } },
+        opts: { jobId: job.id, attempts, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { age: this.keepSeconds }, removeOnFail: { age: this.keepSeconds } },
         children: requests.map((request, index) => ({
           name: 'request',
           queueName,
           data: { jobId: job.id, owner: job.owner, index, request } satisfies JobItem,
           // A request that fails for good (its replicas kept dying) is answered as failed by its batch.
-          opts: { jobId: requestJobId(job.id, index), attempts, removeOnComplete: true, removeOnFail: { age: keepSeconds }, ignoreDependencyOnFailure: true },
+          opts: { jobId: requestJobId(job.id, index), attempts, removeOnComplete: true, removeOnFail: { age: this.keepSeconds }, ignoreDependencyOnFailure: true },
         })),
       }),
     );
@@ -153,11 +155,10 @@ export class BullJobQueue implements JobQueue {
   private async queueCallback(batch: BatchData): Promise<void> {
     const { callbacks } = this.options;
     if (!callbacks || !batch.callbackUrl) return;
-    const keepSeconds = Math.ceil(this.options.ttlMs / 1000);
     await this.callbackQueue.add(
       'callback',
       { jobId: batch.id },
-      { jobId: batch.id, attempts: callbacks.attempts, backoff: { type: 'exponential', delay: callbacks.retryMs }, removeOnComplete: true, removeOnFail: { age: keepSeconds } },
+      { jobId: batch.id, attempts: callbacks.attempts, backoff: { type: 'exponential', delay: callbacks.retryMs }, removeOnComplete: true, removeOnFail: { age: this.keepSeconds } },
     );
   }
 
