@@ -2,10 +2,14 @@
 // images; a planned restart fails nothing; a browser that stops answering is replaced; and no
 // Chromium process of a replaced browser is left behind.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { BrowserFleet } from '../src/cards/render/browser-fleet.js';
 import { BrowserInstance } from '../src/cards/render/browser-instance.js';
+import { findChromium } from '../src/cards/render/chromium-executable.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
@@ -240,6 +244,34 @@ describe('the previews\' own browser', () => {
     });
     assert.equal(preview.status, 200, await preview.clone().text());
     assert.equal(browserChildrenOf(process.pid).length, 2, 'the requests\' browser and the previews\' one');
+  });
+});
+
+describe('a browser that dies while it starts', () => {
+  it('is launched again: the service starts and renders, and says so in its log', async () => {
+    // A Chromium that crashes (SIGSEGV) the first time it is started, as one did at start-up on a
+    // loaded machine, and starts normally after that.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cardwright-crashing-chromium-'));
+    const real = (await findChromium()).path;
+    const wrapper = path.join(dir, 'chromium');
+    fs.writeFileSync(
+      wrapper,
+      `#!/bin/sh\nif [ ! -e "${dir}/crashed" ]; then : > "${dir}/crashed"; kill -SEGV $$; fi\nexec "${real}" "$@"\n`,
+      { mode: 0o755 },
+    );
+    const retries: string[] = [];
+    const service = await startService(
+      { CHROMIUM_PATH: wrapper },
+      { log: (line) => void (line.includes('Chromium failed to start') && retries.push(line)) },
+    );
+    try {
+      assert.ok(fs.existsSync(path.join(dir, 'crashed')), 'the first launch crashed');
+      assert.equal(retries.length, 1, 'one launch was tried again');
+      assert.equal((await service.generate(distinctBody(2))).status, 200);
+    } finally {
+      await service.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -39,6 +39,14 @@ const chromiumArgs = [
 /** How long a polite close may take before the browser is killed. */
 const closeTimeoutMs = 5_000;
 
+/**
+ * Waits before the second and third try of a launch. Chromium now and then dies while it starts
+ * (a crash of its own before the DevTools pipe is up, seen on a loaded machine); a service must
+ * not fail to start, or stay without a browser after a crash, for that. A launch that fails three
+ * times is reported.
+ */
+const launchRetryDelaysMs = [250, 1_000];
+
 /** One running Chromium, with what is needed to probe it and to kill all of its processes. */
 export class BrowserInstance {
   /** Renders completed on this browser, for the planned restart. */
@@ -70,14 +78,17 @@ export class BrowserInstance {
     const started = performance.now();
     // A marker no other process carries, to find this browser's process id in /proc.
     const marker = `--cardwright-browser=${randomUUID()}`;
-    const browser = await chromium.launch({
-      executablePath: executable.path,
-      args: [...chromiumArgs, marker],
-      chromiumSandbox: false,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
+    const browser = await launchWithRetries(() =>
+      chromium.launch({
+        executablePath: executable.path,
+        args: [...chromiumArgs, marker],
+        chromiumSandbox: false,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      }),
+      log,
+    );
     const instance = new BrowserInstance(browser, findProcessWithArgument(marker), generation);
     browser.on('disconnected', () => {
       instance.dead = true;
@@ -179,4 +190,17 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function launchWithRetries(launch: () => Promise<Browser>, log: Logger): Promise<Browser> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await launch();
+    } catch (error) {
+      const delay = launchRetryDelaysMs[attempt];
+      if (delay === undefined) throw error;
+      log.warn({ err: error, attempt: attempt + 1 }, 'Chromium failed to start; trying again');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
