@@ -16,8 +16,16 @@ const svgFile = (body: string, size = 50) => Buffer.from(`<svg xmlns="http://www
 /** Stacked filters: librsvg draws this for minutes. */
 const slowSvg = () => svgFile(`<filter id="f">${'<feGaussianBlur stdDeviation="300"/><feMorphology radius="100"/>'.repeat(200)}</filter><rect width="2000" height="2000" filter="url(#f)"/>`, 2000);
 
+/** The live drawing processes started for `service` (its drawing hosts' children), and its hosts. */
+function drawingsOf(service: number) {
+  const all = listProcesses().filter((p) => p.state !== 'Z');
+  const hosts = all.filter((p) => p.ppid === service && p.cmdline.includes('svg-drawing-host-process'));
+  const drawings = all.filter((p) => hosts.some((host) => host.pid === p.ppid) && p.cmdline.includes('svg-raster-process'));
+  return { hosts, drawings };
+}
+
 /** This test process's live drawing processes. */
-const drawingProcesses = () => listProcesses().filter((p) => p.ppid === process.pid && p.cmdline.includes('svg-raster-process') && p.state !== 'Z');
+const drawingProcesses = () => drawingsOf(process.pid).drawings;
 
 describe('drawing SVG images in processes of their own', () => {
   const svgImages = new SvgRasterizer();
@@ -26,6 +34,20 @@ describe('drawing SVG images in processes of their own', () => {
     const image = await svgImages.rasterize(svgFile('<rect width="50" height="50" fill="red"/>'));
     assert.equal(image.mimeType, 'image/png');
     assert.deepEqual([image.width, image.height, image.cssWidth], [100, 100, 50]);
+  });
+
+  it('never forks the service for a drawing: its drawing host starts each one', async () => {
+    // Forking copies the parent's page tables: at the service's size, 80–230 ms of its event loop per drawing.
+    const request = new AbortController();
+    const drawing = svgImages.rasterize(slowSvg(), request.signal).catch(() => undefined);
+    try {
+      assert.ok(await eventually(() => drawingProcesses().length === 1, 5000), 'the drawing started');
+      const [started] = listProcesses().filter((p) => p.cmdline.includes('svg-raster-process') && p.state !== 'Z' && [process.pid, svgImages.drawingHostPid].includes(p.ppid));
+      assert.equal(started?.ppid, svgImages.drawingHostPid, 'the drawing is a child of the host, not of the service');
+    } finally {
+      request.abort(new Error('done'));
+      await drawing;
+    }
   });
 
   it('runs at most svgLimits.concurrentDrawings drawings at once, and kills them when their request is cancelled', async () => {
@@ -82,7 +104,7 @@ describe('drawing SVG images in processes of their own', () => {
     assert.ok(performance.now() - closedAt < 1000);
   });
 
-  it('a drawing ends within 2 s when the process that started it is killed (SIGKILL)', async () => {
+  it('a drawing and its host end within 2 s when the service is killed (SIGKILL)', async () => {
     // A stand-in for the service: it starts one slow drawing, then is killed without any chance to clean up.
     // A script file, not -e: the drawing process is started with this process's own flags. The
     // module is named .js: compiled for the run (scripts/compile-tests.mjs), or mapped to its .ts by tsx.
@@ -95,22 +117,24 @@ describe('drawing SVG images in processes of their own', () => {
     );
     const service = spawn(process.execPath, [...process.execArgv, script, slowSvg().toString('utf8')], { stdio: 'ignore' });
     const serviceExited = new Promise((resolve) => service.once('exit', resolve));
-    const ownDrawings = () => listProcesses().filter((p) => p.ppid === service.pid && p.cmdline.includes('svg-raster-process') && p.state !== 'Z');
+    const ownDrawings = () => drawingsOf(service.pid!).drawings;
     let drawingPid: number | undefined;
+    let hostPid: number | undefined;
     try {
       // Drawing, past loading Node, tsx and sharp: a second of CPU.
       const drawingUnderWay = () => ownDrawings().find((p) => p.cpuSeconds >= 1);
       assert.ok(await eventually(() => drawingUnderWay() !== undefined, 20_000), 'the stand-in service started a drawing');
       drawingPid = drawingUnderWay()?.pid;
+      hostPid = drawingsOf(service.pid!).hosts[0]?.pid;
     } finally {
       service.kill('SIGKILL');
       await serviceExited;
       fs.rmSync(path.dirname(script), { recursive: true, force: true });
     }
-    const alive = () => listProcesses().some((p) => p.pid === drawingPid && p.state !== 'Z');
-    const ended = await eventually(() => !alive(), 2000);
-    if (!ended) process.kill(drawingPid!, 'SIGKILL');
-    assert.ok(ended, 'the drawing process kept running after the process that started it was killed');
+    const alive = (pid?: number) => listProcesses().some((p) => p.pid === pid && p.state !== 'Z');
+    const ended = await eventually(() => !alive(drawingPid) && !alive(hostPid), 2000);
+    for (const pid of [drawingPid, hostPid]) if (alive(pid)) process.kill(pid!, 'SIGKILL');
+    assert.ok(ended, 'the drawing process or its host kept running after the service was killed');
   });
 
   const refusedFor = (pattern: RegExp) => (error: unknown) => {

@@ -2,10 +2,11 @@
 // on standard input, the drawing options as the first argument, the PNG goes to standard output.
 // A process of its own because librsvg cannot be interrupted once it draws: an SVG of stacked
 // filters runs for minutes, and only killing its process gives the CPU back.
-// The service that started this drawing holds its IPC channel: when the service dies (even by
-// SIGKILL, which lets it kill nothing) the channel closes, and the drawing ends with it instead of
-// holding a core for minutes. librsvg draws on a libuv thread, so this event loop still hears it.
-// A service that died while this process was still loading closed the channel before anyone
+// The drawing host that started this drawing (svg-drawing-host-process.ts) holds its IPC channel:
+// when the host dies (even by SIGKILL, which lets it kill nothing, as when the service dies and the
+// host with it) the channel closes, and the drawing ends with it instead of holding a core for
+// minutes. librsvg draws on a libuv thread, so this event loop still hears it.
+// A host that died while this process was still loading closed the channel before anyone
 // listened (process.connected tells), and a parent that is gone leaves this process to another
 // (its ppid changes): either ends the drawing too.
 // Killed rather than exited: process.exit waits at libvips' shutdown for the drawing under way.

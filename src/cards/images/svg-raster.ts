@@ -2,8 +2,8 @@
 // an SVG. An SVG is a document, not a picture: a 1.7 KB file of nested <use> elements once held
 // two render pages for 200 s. libvips (sharp) draws it with librsvg instead, under bounds of its
 // own: input bytes, drawn elements and output pixels, checked before; time, by drawing in a short
-// process of its own (svg-raster-process.ts) that is killed at the limit, since librsvg cannot be
-// interrupted (stacked filters drew for minutes, past sharp's own timeout). librsvg loads nothing
+// process of its own (svg-raster-process.ts, started by the drawing host: svg-drawing-host.ts)
+// that is killed at the limit, since librsvg cannot be interrupted (stacked filters drew for minutes, past sharp's own timeout). librsvg loads nothing
 // outside the file when it is given bytes without a base URL; an SVG that refers to anything
 // outside itself is refused before it is drawn all the same.
 //
@@ -13,14 +13,11 @@
 // asking, and a drawing whose request is cancelled (its deadline) is killed at once. Previews (no
 // key needed) have their own, as they have their own render pages: SVGs of previews that take 5 s
 // each once held every drawing, and a generate request with an SVG waited 4 to 11 s behind them.
-import { spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pLimit, { type LimitFunction } from 'p-limit';
 import sharp from 'sharp';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
-import { yieldToRequests } from '../background-priority.js';
+import { SvgDrawingHost } from './svg-drawing-host.js';
 import type { RenderLane } from '../render/renderer.js';
 
 export const svgLimits = {
@@ -82,9 +79,16 @@ export class SvgRasterizer {
   private readonly drawing: Record<RenderLane, LimitFunction>;
   /** Aborted by close(): every drawing under way is killed, every waiting one refused. */
   private readonly closing = new AbortController();
+  /** Starts the drawing processes, so the service never forks itself for one (svg-drawing-host.ts). */
+  private readonly host = new SvgDrawingHost();
 
   constructor(readonly limits: SvgDrawingLimits = svgLimits) {
     this.drawing = { requests: pLimit(limits.concurrentDrawings), previews: pLimit(limits.concurrentPreviewDrawings) };
+  }
+
+  /** Process id of the drawing host, the parent of every drawing process (for tests and operators). */
+  get drawingHostPid(): number | undefined {
+    return this.host.pid;
   }
 
   /** The image as a PNG when it is an SVG (within svgLimits); any other image as it is. */
@@ -100,8 +104,13 @@ export class SvgRasterizer {
   async rasterize(svg: Buffer, signal?: AbortSignal, lane: RenderLane = 'requests'): Promise<FetchedImage> {
     const { width, density } = await checkSvg(svg);
     const drawingSignal = signal ? AbortSignal.any([signal, this.closing.signal]) : this.closing.signal;
-    const options = { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01) };
-    const png = await this.drawing[lane](() => drawInOwnProcess(svg, options, drawingSignal));
+    const options = { density, limitInputPixels: Math.ceil(svgLimits.maxPixels * 1.01), timeoutMs: svgLimits.timeoutSeconds * 1000 };
+    const png = await this.drawing[lane](() =>
+      this.host.draw(svg, options, drawingSignal).catch((error: unknown) => {
+        if (drawingSignal.aborted) throw drawingSignal.reason;
+        throw new RemoteImageRefused(`the SVG image could not be drawn: ${(error as Error).message}`);
+      }),
+    );
     const { width: pixelWidth = 0, height: pixelHeight = 0 } = await sharp(png).metadata();
     return { mimeType: 'image/png', bytes: png, width: pixelWidth, height: pixelHeight, cssWidth: width };
   }
@@ -109,6 +118,7 @@ export class SvgRasterizer {
   /** Kills the drawings under way and refuses the rest: a stopping service leaves no drawing behind. */
   close(): void {
     this.closing.abort(new RemoteImageRefused('the service is shutting down'));
+    this.host.close();
   }
 }
 
@@ -145,42 +155,6 @@ async function checkSvg(svg: Buffer): Promise<{ width: number; density: number }
   const density = 72 * factor;
   if (density < 1) throw new RemoteImageRefused(`the SVG image is ${width}×${height} px, too large to draw`);
   return { width, density };
-}
-
-// From source (tsx) this module is .ts and so is the process's script; from dist/ both are .js.
-const processScript = fileURLToPath(new URL(`./svg-raster-process${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-
-/** Draws the SVG in a process of its own, killed after svgLimits.timeoutSeconds or when `signal` aborts. */
-function drawInOwnProcess(svg: Buffer, options: { density: number; limitInputPixels: number }, signal: AbortSignal): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    // The same loader flags as this process (tsx when running from source). The IPC channel carries
-    // nothing: its closing tells the drawing that this process died (svg-raster-process.ts).
-    const child = spawn(process.execPath, [...process.execArgv, processScript, JSON.stringify(options)], {
-      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
-      timeout: svgLimits.timeoutSeconds * 1000,
-      killSignal: 'SIGKILL',
-      signal,
-    });
-    // A drawing may take its full 5 s of a core: /health and the requests' own work come first.
-    if (child.pid) yieldToRequests(child.pid);
-    // Piped, as stdio says (the IPC entry makes the typings lose track of that).
-    const [stdin, stdout, stderr] = [child.stdin!, child.stdout!, child.stderr!];
-    const output: Buffer[] = [];
-    let errors = '';
-    stdout.on('data', (chunk: Buffer) => output.push(chunk));
-    stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
-    stdin.on('error', () => {});
-    child.once('error', (error) =>
-      reject(signal.aborted ? signal.reason : new RemoteImageRefused(`the SVG image could not be drawn: ${error.message}`)),
-    );
-    child.once('close', (code, signal) => {
-      if (code === 0) return resolve(Buffer.concat(output));
-      const why = signal ? `it took longer than ${svgLimits.timeoutSeconds} s` : errors.trim().split('\n')[0] || `exit code ${code}`;
-      reject(new RemoteImageRefused(`the SVG image could not be drawn within the limits: ${why}`));
-    });
-    stdin.end(svg);
-  });
 }
 
 const tooDeep = () =>
