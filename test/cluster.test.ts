@@ -16,7 +16,7 @@ import { Redis } from 'ioredis';
 import { killAll, startHaproxy, startRedis, startReplica, type LoadBalancer, type Replica, type TestRedis } from './helpers/cluster.js';
 import { buildIfStale } from './helpers/build.js';
 import { cliBin, cleanEnv } from './helpers/cli.js';
-import { decodePng, download } from './helpers/images.js';
+import { decodePng, download, isPng, previewImageLink } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
 import { startS3rver, type TestS3 } from './helpers/s3rver.js';
 
@@ -143,6 +143,26 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
     redisClient?.disconnect();
     killAll();
     await s3?.close();
+  });
+
+  it("serves a preview's images from every replica, whichever drew them", async () => {
+    const [a, b, c] = replicas as [Replica, Replica, Replica];
+    // An SVG, drawn as PNG by replica a (a cheap preview: the budget test below starts from a full bucket).
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#093"/></svg>').toString('base64');
+    const response = await fetch(`${a.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ markdown: `![green](data:image/svg+xml;base64,${svg})` }),
+    });
+    assert.equal(response.status, 200);
+    const { cards } = (await response.json()) as { cards: { html: string }[] };
+    const link = previewImageLink.exec(cards[0]!.html)?.[0];
+    assert.ok(link, cards[0]!.html);
+    for (const replica of [b, c]) {
+      const served: Response = await fetch(new URL(link, replica.baseUrl));
+      assert.equal(served.status, 200, `replica ${replica.name} serves replica a's preview image`);
+      assert.ok(isPng(Buffer.from(await served.arrayBuffer())));
+    }
   });
 
   it('spreads clients over every replica, and every request succeeds', async () => {

@@ -15,7 +15,7 @@ import { builtinThemesDir } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import { launchBrowser } from './helpers/browser.js';
-import { decodePng, download, type DecodedPng } from './helpers/images.js';
+import { decodePng, download, previewImage, previewImageLink, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
 
@@ -39,15 +39,23 @@ interface DiagramImage {
   png: DecodedPng;
 }
 
-/** The diagram images of the preview's single card, decoded. */
-function diagramImages(cardHtml: string): DiagramImage[] {
-  const pattern = /<figure class="diagram"><img src="data:image\/png;base64,([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]*)"><\/figure>/g;
-  return [...cardHtml.matchAll(pattern)].map(([, data, width, height, alt]) => ({
-    alt: alt!,
-    width: Number(width),
-    height: Number(height),
-    png: decodePng(Buffer.from(data!, 'base64')),
-  }));
+/** The diagram images of a card, decoded: inlined, or by address on `baseUrl` (a preview's). */
+async function diagramImages(cardHtml: string, baseUrl?: string): Promise<DiagramImage[]> {
+  const pattern = /<figure class="diagram"><img src="([^"]+)" width="(\d+)" height="(\d+)" alt="([^"]*)"><\/figure>/g;
+  const bytes = (src: string) => {
+    const inlined = /^data:image\/png;base64,(.+)$/.exec(src)?.[1];
+    if (inlined) return Promise.resolve(Buffer.from(inlined, 'base64'));
+    assert.ok(baseUrl, `the diagram is shown from ${src.slice(0, 60)}`);
+    return previewImage(baseUrl, src);
+  };
+  return Promise.all(
+    [...cardHtml.matchAll(pattern)].map(async ([, src, width, height, alt]) => ({
+      alt: alt!,
+      width: Number(width),
+      height: Number(height),
+      png: decodePng(await bytes(src!)),
+    })),
+  );
 }
 
 const luminance = (r: number, g: number, b: number) => (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
@@ -158,7 +166,7 @@ describe('mermaid diagrams', () => {
       assert.equal(status, 200, JSON.stringify(json));
       const html: string = json.cards[0].html;
       assert.doesNotMatch(html, /diagram-error/, `${theme}: every diagram is drawn`);
-      byTheme[theme] = diagramImages(html);
+      byTheme[theme] = await diagramImages(html, service.baseUrl);
       assert.equal(byTheme[theme].length, 7, `${theme}: one image per diagram`);
     }
     const kinds = ['flowchart', 'sequenceDiagram', 'classDiagram', 'stateDiagram-v2', 'pie', 'mindmap', 'timeline'];
@@ -198,7 +206,7 @@ describe('mermaid diagrams', () => {
     const markdown = [diagramTypes.pie!, diagramTypes.timeline!, diagramTypes.mindmap!].map(fence).join('\n\n');
     const { status, json } = await preview({ markdown, theme: 'cyberpunk' });
     assert.equal(status, 200, JSON.stringify(json));
-    const drawn = diagramImages(json.cards[0].html);
+    const drawn = await diagramImages(json.cards[0].html, service.baseUrl);
     assert.equal(drawn.length, 3);
     for (const image of drawn) {
       const { colours, coloured } = dominantColours(image.png);
@@ -215,7 +223,7 @@ describe('mermaid diagrams', () => {
     const longLegend = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40';
     const { status, json } = await preview({ markdown: fence(longLegend), width: 440, height: 586, splitMode: 'autoSplit' });
     assert.equal(status, 200, JSON.stringify(json));
-    assert.match(json.cards[0].image, /^data:image\/webp;base64,/, 'drawn all the same');
+    assert.match(json.cards[0].image, previewImageLink, 'drawn all the same');
     assert.match(json.warnings.join('\n'), /^A pie diagram is drawn with text of \d+\.\d px on the card, below the 10 px that stays legible: /m);
     const { json: legible } = await preview({ markdown: fence(diagramTypes.pie!), width: 440, height: 586, splitMode: 'autoSplit' });
     assert.deepEqual(legible.warnings, []);
@@ -266,7 +274,7 @@ describe('mermaid diagrams', () => {
     const { json } = await preview({ markdown, theme: 'minimal' });
     const html: string = json.cards[0].html;
     assert.doesNotMatch(html, /<script|<iframe|onerror|javascript:|<svg/i, 'only images and text reach the card');
-    assert.ok(diagramImages(html).length >= 3, 'the diagrams are drawn, their hostile parts as text or not at all');
+    assert.ok((await diagramImages(html, service.baseUrl)).length >= 3, 'the diagrams are drawn, their hostile parts as text or not at all');
     assert.deepEqual(images.hits, [], 'nothing reached the local server');
     assert.equal(logLines.filter((line) => line.includes('the diagram page asked for')).length, 0, 'the diagram page asked for nothing outside its own files');
   });
@@ -322,7 +330,7 @@ describe('mermaid diagrams', () => {
   it('scales a diagram taller than a card to fit one card with autoSplit', async () => {
     const tall = `flowchart TD\n${Array.from({ length: 24 }, (_, i) => `  S${i}[Step ${i}] --> S${i + 1}[Step ${i + 1}]`).join('\n')}`;
     const { json: drawn } = await preview({ markdown: fence(tall) });
-    const [image] = diagramImages(drawn.cards[0].html);
+    const [image] = await diagramImages(drawn.cards[0].html, service.baseUrl);
     assert.ok(image && image.height > 3 * 586, `the diagram is taller than three cards (${image?.height} px)`);
 
     const { status, json } = await service.generate({ markdown: `# Tall\n\n${fence(tall)}\n\nThe end.`, splitMode: 'autoSplit' });

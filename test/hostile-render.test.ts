@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import { watchHealth } from './helpers/health-watch.js';
 import { assertHealthy, post } from './helpers/hostile.js';
-import { countNear, decodePng, download } from './helpers/images.js';
+import { countNear, decodePng, download, isWebp, previewImage, previewImageLink } from './helpers/images.js';
 import { redSvg, startImageServer, useBombSvg, type LocalImageServer } from './helpers/local-image-server.js';
 import { metric } from './helpers/metrics.js';
 import { bigDiagramsDocument, heavyFenceDocument, slowFilterSvgsDocument, slowImagesDocument } from './helpers/preview-attacks.js';
@@ -179,7 +179,11 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     assert.equal(status, 200, JSON.stringify(json));
     const html: string = json.cards[0].html;
     assert.doesNotMatch(html, /svg/i);
-    assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="red" width="100">/);
+    // Shown by address (the preview's own copy), drawn at twice its size.
+    const link = new RegExp(`<img src="(${previewImageLink.source})" alt="red" width="100">`).exec(html)?.[1];
+    assert.ok(link, html);
+    const drawn = decodePng(await previewImage(service.baseUrl, link));
+    assert.deepEqual([drawn.width, drawn.height], [200, 100]);
     const generated = await service.generate({ markdown: `![red](${svgDataUrl(redSvg)})`, scale: 1 });
     assert.equal(generated.status, 200, JSON.stringify(generated.json));
     const card = decodePng((await download(generated.json.images[0].url)).bytes);
@@ -194,7 +198,7 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     assert.equal(status, 200, JSON.stringify(json));
     const html: string = json.cards[0].html;
     assert.doesNotMatch(html, /image\/svg/i);
-    assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="remote" width="100">/);
+    assert.match(html, new RegExp(`<img src="${previewImageLink.source}" alt="remote" width="100">`));
     assert.match(html, /image-placeholder[^>]*>outside</);
     assert.ok(images.hits.includes('/external.svg'));
     assert.ok(!images.hits.includes('/inside-svg.png'), 'the SVG loaded an image');
@@ -214,7 +218,8 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
       assert.equal(status, 200, JSON.stringify(json));
       assert.ok(ms < 5000, `answered after ${Math.round(ms)} ms`);
       // A split preview is an image: the bomb became its alt text, so the card is not blank.
-      assert.match(json.cards[0].image, /^data:image\/webp;base64,/);
+      assert.match(json.cards[0].image, previewImageLink);
+      assert.ok(isWebp(await previewImage(service.baseUrl, json.cards[0].image)));
     });
   }
 
@@ -238,7 +243,7 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
         const { status, json, ms } = await post(service.baseUrl, '/api/preview', { markdown: `![x](${svgDataUrl(svg)})` });
         assert.equal(status, 200, JSON.stringify(json));
         assert.ok(ms < 8000, `answered after ${Math.round(ms)} ms`);
-        const drawn = /data:image\/png/.test(json.cards[0].html);
+        const drawn = previewImageLink.test(json.cards[0].html);
         // Well within the 50,000 drawn elements it is drawn; when the last <use> alone repeats more, refused.
         const repeats = fanOut ** levels;
         if (repeats <= 1000) assert.ok(drawn, `${levels} levels of ${fanOut} were not drawn`);
@@ -498,7 +503,7 @@ describe('previews: render pages of their own, and a budget charged by what they
     const hitsBefore = images.hits.length;
     const first = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'a') }, from('2001:db8:0:7::1'));
     assert.equal(first.status, 200, first.json.message);
-    assert.equal(first.json.cards[0].html.match(/data:image\/png/g)?.length, 45);
+    assert.equal(first.json.cards[0].html.match(new RegExp(previewImageLink, 'g'))?.length, 45);
     // Another address of the same /64: the same budget, which 45 more images overdraw.
     const second = await post(service.baseUrl, '/api/preview', { markdown: referenceImages(45, 'b') }, from('2001:db8:0:7:ffff::2'));
     assert.equal(second.status, 429, second.json.message);

@@ -19,7 +19,7 @@ import { failureReport } from '../src/cli/report.js';
 import { renderToolName } from '../src/mcp/tools.js';
 import { buildIfStale } from './helpers/build.js';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
-import { decodePng, differingFraction, download, type DecodedPng } from './helpers/images.js';
+import { decodePng, differingFraction, download, previewImage, type DecodedPng } from './helpers/images.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 /** A document not written for this test: the first part of an installed package's README, plus CJK. */
@@ -169,7 +169,7 @@ describe('one card pipeline behind every front end', () => {
     assert.equal(preview.cards.length, apiCards.length);
     for (const [index, card] of preview.cards.entries()) {
       assert.deepEqual([card.width, card.height], [request.width, request.height]);
-      const shown = await decodeWebp(Buffer.from(card.image.replace(/^data:image\/webp;base64,/, ''), 'base64'));
+      const shown = await decodeWebp(await previewImage(service.baseUrl, card.image));
       const difference = meanDifference(shown, apiCards[index]!);
       assert.ok(difference < 2.5, `card ${index + 1}: mean difference ${difference.toFixed(2)} of 255 is more than WebP's loss`);
     }
@@ -209,7 +209,7 @@ describe('one card pipeline behind every front end', () => {
     const card = preview.cards[0]!;
     assert.ok(card.image, 'shown as the captured card');
     assert.deepEqual([card.width, card.height], [440, 400]);
-    const shown = await decodeWebp(Buffer.from(card.image.replace(/^data:image\/webp;base64,/, ''), 'base64'));
+    const shown = await decodeWebp(await previewImage(service.baseUrl, card.image));
     const difference = meanDifference(shown, stored);
     assert.ok(difference < 2.5, `mean difference ${difference.toFixed(2)} of 255 is more than WebP's loss`);
   });

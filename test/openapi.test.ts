@@ -42,6 +42,7 @@ describe('OpenAPI document', () => {
       '/api/jobs',
       '/api/jobs/{id}',
       '/api/preview',
+      '/api/preview/images/{id}',
       '/api/requests/{id}',
       '/api/themes',
       '/api/themes/{theme}/thumbnail.webp',
@@ -80,7 +81,7 @@ describe('OpenAPI document', () => {
         }
       }
     }
-    assert.deepEqual([...new Set(binary)].sort(), ['application/pdf', 'image/jpeg', 'image/png', 'image/webp']);
+    assert.deepEqual([...new Set(binary)].sort(), ['application/pdf', 'image/avif', 'image/bmp', 'image/gif', 'image/jpeg', 'image/png', 'image/webp', 'image/x-icon']);
   });
 
   it("passes Redocly's recommended rules, warning only where the README says why", async () => {
@@ -128,6 +129,11 @@ describe('OpenAPI document', () => {
     await check('POST', '/api/preview', '/api/preview', { headers: json, body: JSON.stringify({ markdown: '# Preview' }) });
     await check('POST', '/api/preview', '/api/preview', { headers: json, body: JSON.stringify({ width: 5000 }) });
     await check('POST', '/api/preview', '/api/preview', { headers: { 'content-type': 'text/plain' }, body: '# text' });
+    const splitPreview = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: json, body: JSON.stringify({ markdown: '# Split', splitMode: 'autoSplit' }) });
+    const split = (await splitPreview.json()) as { cards: { image: string }[] };
+    await check('GET', '/api/preview/images/{id}', split.cards[0]!.image);
+    await check('GET', '/api/preview/images/{id}', `/api/preview/images/${'0'.repeat(40)}`);
+    await check('GET', '/api/preview/images/{id}', '/api/preview/images/not-an-id');
     const thumbnail = await check('GET', '/api/themes/{theme}/thumbnail.webp', '/api/themes/plain-notes/thumbnail.webp?mode=dark-mode');
     await check('GET', '/api/themes/{theme}/thumbnail.webp', '/api/themes/plain-notes/thumbnail.webp?mode=dark-mode', {
       headers: { 'if-none-match': thumbnail.headers.get('etag')! },

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { launchBrowser, openPage } from './helpers/browser.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
+import { isPng, previewImageLink } from './helpers/images.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 describe('web page routes', () => {
@@ -38,7 +39,9 @@ describe('web page routes', () => {
   it('serves the renderer shell document as the preview frame, scriptless, compressed and revalidated', async () => {
     const response = await fetch(`${service.baseUrl}/preview/frame`);
     assert.equal(response.status, 200);
-    assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'.*font-src 'self'; img-src data:/);
+    // Images: data: URLs, and the previews' own images by their path alone.
+    const host = new URL(service.baseUrl).host;
+    assert.match(response.headers.get('content-security-policy') ?? '', new RegExp(`default-src 'none'.*font-src 'self'; img-src data: ${host}/api/preview/images/;`));
     assert.equal(response.headers.get('content-encoding'), 'gzip');
     const html = await response.text();
     assert.match(html, /<div id="cards"><\/div>/);
@@ -125,11 +128,21 @@ describe('web page routes', () => {
       const { page } = await openPage(browser, `${service.baseUrl}/`);
       const blocked: string[] = [];
       page.on('requestfailed', (request) => blocked.push(`${request.url()} ${request.failure()?.errorText}`));
-      await page.locator('#markdown').fill(`# Styled\n\n<span style="display:block;height:40px;background-image:url(${baitUrl})">x</span>`);
+      // Beside it, an SVG the service draws: the frame loads it from the preview's own address.
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="60" height="30"><rect width="60" height="30" fill="#c00"/></svg>').toString('base64');
+      await page.locator('#markdown').fill(`# Styled\n\n<span style="display:block;height:40px;background-image:url(${baitUrl})">x</span>\n\n![red](data:image/svg+xml;base64,${svg})`);
       await page.waitForFunction(() => {
         const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
-        return frame.contentDocument?.querySelector('.card-content-inner span[style]') !== null;
+        const image = frame.contentDocument?.querySelector<HTMLImageElement>('.card-content-inner img[alt="red"]');
+        return frame.contentDocument?.querySelector('.card-content-inner span[style]') !== null && image?.complete && image.naturalWidth > 0;
       });
+      const image = await page.evaluate(() => {
+        const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
+        const shown = frame.contentDocument!.querySelector<HTMLImageElement>('.card-content-inner img[alt="red"]')!;
+        return { src: shown.getAttribute('src'), size: [shown.naturalWidth, shown.naturalHeight] };
+      });
+      assert.match(image.src ?? '', new RegExp(`^${previewImageLink.source}$`));
+      assert.deepEqual(image.size, [120, 60], 'the frame loaded the drawn PNG (twice the SVG size)');
       // The sanitizer already drops url() from inline styles; should one ever get through, the
       // frame policy refuses it. Either way the bait server sees nothing.
       const style = await page.evaluate(() => {
@@ -144,6 +157,28 @@ describe('web page routes', () => {
       await browser.close();
       bait.close();
     }
+  });
+
+  it("serves a preview's images by address for ten minutes, and says so when one is gone", async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#06c"/></svg>').toString('base64');
+    const response = await preview({ markdown: `![blue](data:image/svg+xml;base64,${svg})` });
+    assert.equal(response.status, 200);
+    const { cards } = (await response.json()) as { cards: { html: string }[] };
+    const link = previewImageLink.exec(cards[0]!.html)?.[0];
+    assert.ok(link, cards[0]!.html);
+    const image = await fetch(`${service.baseUrl}${link}`);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    assert.equal(image.headers.get('cache-control'), 'private, max-age=600, immutable');
+    assert.ok(isPng(Buffer.from(await image.arrayBuffer())));
+    // The same image in the next keystroke's preview has the same address (the browser keeps it).
+    const again = (await (await preview({ markdown: `![blue](data:image/svg+xml;base64,${svg})\n\nMore text.` })).json()) as { cards: { html: string }[] };
+    assert.equal(previewImageLink.exec(again.cards[0]!.html)?.[0], link);
+    const gone = await fetch(`${service.baseUrl}/api/preview/images/${'0'.repeat(40)}`);
+    assert.equal(gone.status, 404);
+    assert.deepEqual(Object.keys((await gone.json()) as object).slice(0, 3), ['success', 'error', 'message']);
+    const malformed = await fetch(`${service.baseUrl}/api/preview/images/..%2Fx`);
+    assert.equal(malformed.status, 400);
   });
 
   it('bounds the work one address may ask for: huge documents in a row get 429 with Retry-After', async () => {
@@ -231,7 +266,7 @@ describe('remote images in the preview', () => {
     const markdown = `# Picture\n\n![red](${allowed.origin}/red.png)`;
     for (let typed = 0; typed < 5; typed++) {
       const html = await previewHtml(`${markdown}\n\nTyping ${typed}`);
-      assert.match(html, /<img src="data:image\/png;base64,[^"]+" alt="red"/);
+      assert.match(html, new RegExp(`<img src="${previewImageLink.source}" alt="red"`));
       assert.doesNotMatch(html, /image-placeholder/);
     }
     assert.deepEqual(allowed.hits.filter((hit) => hit === '/red.png'), ['/red.png'], 'the image is fetched once');

@@ -39,8 +39,12 @@ export class PreviewFrame {
     const html = cards.map((card) => ('html' in card ? card.html : imageCard(doc, card))).join('');
     root.innerHTML = html;
     this.fit();
-    // Fonts a new character needs load after layout; the size is measured again when they are in.
+    // Fonts a new character needs load after layout; the size is measured again when they are in,
+    // and when each image the service links to (rather than inlines) has arrived.
     doc.fonts.ready.then(() => this.fit());
+    for (const img of root.querySelectorAll('img')) {
+      if (!img.complete) img.addEventListener('load', () => this.fit(), { once: true });
+    }
   }
 
   setZoom(zoom) {

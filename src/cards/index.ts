@@ -13,6 +13,7 @@ import { CachedImageFetcher, type ImageCacheOptions } from './images/cached-imag
 import { RemoteImageFetcher, type RemoteImagesPolicy } from './images/remote-image-fetcher.js';
 import type { PipelineParts, Rendered, Stored } from './pipeline.js';
 import type { Preview, PreviewMeter } from './preview.js';
+import type { ImageLinker } from './markdown/answer-asks.js';
 import type { CoverRequest } from './request/cover-schema.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex } from './render-cache.js';
@@ -37,6 +38,7 @@ export type { CardRequest } from './request/schema.js';
 export { CardError, type CardErrorKind } from './errors.js';
 import { CardError } from './errors.js';
 export type { Preview, PreviewCard, PreviewMeter } from './preview.js';
+export type { ImageLinker } from './markdown/answer-asks.js';
 export type { RenderedImage } from './render/render-cards.js';
 export type { StoredImage } from './storage/store-all.js';
 
@@ -111,7 +113,11 @@ export interface Cards {
   /** The web page was opened: the previews' own browser opens once the service is quiet (Renderer.expectPreviews). */
   expectPreviews(): void;
   /** What the editor shows; `meter` is told its cost as it becomes known (see PreviewMeter). */
-  preview(request: CardRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview>;
+  /**
+   * With `linkImages`, the preview's images (those of its markup, and split cards captured as
+   * images) are kept by it and shown by the address it answers, instead of inlined as data: URLs.
+   */
+  preview(request: CardRequest, signal: AbortSignal, meter?: PreviewMeter, linkImages?: ImageLinker): Promise<Preview>;
   render(request: CardRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>>;
   /**
    * Renders and stores. `cacheScope` names whose cache entries this request may reuse (the API
@@ -202,7 +208,8 @@ export function createCards(options: CardsOptions): Cards {
     expectPreviews: () => renderer.expectPreviews(),
 
     // Each operation resolves the request's theme once, here: the stages and the cache key read that.
-    preview: (request, signal, meter) => counted(async () => (await loadStages()).previewRequest(previewParts, resolveRequest(themes, request), signal, meter)),
+    preview: (request, signal, meter, linkImages) =>
+      counted(async () => (await loadStages()).previewRequest(previewParts, resolveRequest(themes, request), signal, meter, linkImages)),
 
     render: (request, signal) => counted(async () => (await loadStages()).renderRequest(parts, resolveRequest(themes, request), signal)),
 

@@ -5,8 +5,10 @@ import type { Logger } from './logger.js';
 import { illegibleDiagramWarning } from './diagrams/legibility.js';
 import type { ImageSource } from './images/remote-image-fetcher.js';
 import type { SvgRasterizer } from './images/svg-raster.js';
+import type { ImageLinker } from './markdown/answer-asks.js';
 import type { MarkdownPool } from './markdown/markdown-pool.js';
 import { cardGeometry } from './render/card-markup.js';
+import { PageImages } from './render/page-images.js';
 import { renderCards, type RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import type { Renderer, RenderLane } from './render/renderer.js';
@@ -71,6 +73,8 @@ export interface PrepareOptions {
   lane?: RenderLane;
   /** Told before each image is fetched or drawn (see RenderMarkdownOptions.beforeImage), the avatar and watermark logo too. */
   beforeImage?: () => void | Promise<void>;
+  /** Shows the document's fetched and drawn images by address instead of inlining them (MarkdownTaskOptions.linkImages). */
+  linkImages?: ImageLinker;
 }
 
 /** Turns the Markdown (and its diagrams) into sanitized HTML for the request's resolved theme. */
@@ -78,7 +82,7 @@ export async function prepareContent(
   parts: PipelineParts,
   { request, theme, mode, warnings }: ResolvedRequest,
   signal: AbortSignal,
-  { lane = 'requests', beforeImage }: PrepareOptions = {},
+  { lane = 'requests', beforeImage, linkImages }: PrepareOptions = {},
 ): Promise<PreparedContent> {
   // Mermaid diagrams are drawn for the card they go into: its theme, content size and pixel density.
   const { width: cardWidth, height, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
@@ -110,6 +114,7 @@ export async function prepareContent(
       signal,
       beforeImage,
       lane,
+      linkImages,
     }),
     withAvatar(parts, request.creator, { signal, lane, beforeImage }),
     withWatermarkImage(parts, request.watermark, { signal, lane, beforeImage }),
@@ -123,8 +128,13 @@ export async function prepareContent(
 /** Renders the cards of one request, in card order, without storing them. */
 export async function renderRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal): Promise<Rendered<RenderedImage>> {
   const { request } = resolved;
-  const { theme, mode, warnings, html, complete, creator, watermark } = await prepareContent(parts, resolved, signal);
-  const images = await parts.renderer.run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, watermark, contentHtml: html }, parts.renderLimits));
+  // The document's images go to the render page by address, not inlined in its markup.
+  const shown = new PageImages();
+  const { theme, mode, warnings, html, complete, creator, watermark } = await prepareContent(parts, resolved, signal, { linkImages: shown.link });
+  const images = await parts.renderer.run(signal, (page) => {
+    page.showImages(shown);
+    return renderCards(page, { ...request, theme, mode, creator, watermark, contentHtml: html }, parts.renderLimits);
+  });
   return { images, complete, warnings };
 }
 

@@ -6,13 +6,16 @@
 // own render pages (see Renderer).
 import { CardError } from './errors.js';
 import { fitTables, hasTables } from './render/fit-tables.js';
+import { PageImages } from './render/page-images.js';
 import { creatorCardsMarkup, fitCreatorCover, renderCards, singleCardMarkup } from './render/render-cards.js';
 import { prepareContent, type PipelineParts } from './pipeline.js';
 import type { ResolvedRequest } from './request/resolve.js';
+import type { ImageLinker } from './markdown/answer-asks.js';
 
 /**
- * One card of the preview: its markup, or (when only the browser can paginate) its image, a
- * data: URL drawn `width`×`height` CSS px (the image itself has up to twice that for sharp screens).
+ * One card of the preview: its markup, or (when only the browser can paginate) its image, drawn
+ * `width`×`height` CSS px (the image itself has up to twice that for sharp screens): a data: URL,
+ * or the address the preview's ImageLinker answered for it.
  */
 export type PreviewCard = { html: string } | { image: string; width: number; height: number };
 
@@ -70,19 +73,29 @@ const unwrapRefusal = (error: unknown): never => {
   throw error instanceof MeterRefusal ? error.refusal : error;
 };
 
-export async function previewRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal, meter?: PreviewMeter): Promise<Preview> {
+/**
+ * The cards of a request as the editor shows them. With `linkImages`, the images are kept by it and
+ * shown by address: those of a preview shown as markup, and split cards captured as images (the
+ * images a split preview's cards hold are inlined all the same: the render page has no network).
+ */
+export async function previewRequest(parts: PipelineParts, resolved: ResolvedRequest, signal: AbortSignal, meter?: PreviewMeter, linkImages?: ImageLinker): Promise<Preview> {
   const { request } = resolved;
-  const { theme, mode, warnings, html, creator, watermark, markdownCpuMs } = await prepareContent(parts, resolved, signal, {
-    lane: 'previews',
-    beforeImage: meter && (() => meter.image()),
-  });
-  if (markdownCpuMs !== undefined) await meter?.markdownCpu?.(markdownCpuMs);
-  let cards: PreviewCard[];
   // weChatMode is one card as tall as its content whatever the split mode: markup, like noSplit.
   const single = request.splitMode === 'noSplit' || request.weChatMode;
   // overHiddenMode ends the card at its last whole line and marks the cut (truncate-overflow.ts),
   // which only the browser that measured the lines can do: shown as the image Generate renders.
-  if (single && !(request.overHiddenMode && !request.weChatMode)) {
+  const asMarkup = single && !(request.overHiddenMode && !request.weChatMode);
+  // The images go by address, not inlined in the markup: to the render page that draws or fits the
+  // cards, and, for a preview shown as markup, to its reader at the addresses linkImages gives.
+  const shown = new PageImages(asMarkup ? linkImages : undefined);
+  const { theme, mode, warnings, html, creator, watermark, markdownCpuMs } = await prepareContent(parts, resolved, signal, {
+    lane: 'previews',
+    beforeImage: meter && (() => meter.image()),
+    linkImages: !asMarkup || linkImages ? shown.link : undefined,
+  });
+  if (markdownCpuMs !== undefined) await meter?.markdownCpu?.(markdownCpuMs);
+  let cards: PreviewCard[];
+  if (asMarkup) {
     // The markup renderCards lays out and captures for a noSplit request, with the tables and the
     // front matter's cover fitted to the card as Generate fits them (fit-tables.ts and
     // cover/fit-cover.ts write their sizes into the HTML).
@@ -93,6 +106,7 @@ export async function previewRequest(parts: PipelineParts, resolved: ResolvedReq
       [renderRequest, coverHtml] = await parts.renderer.run(
         signal,
         async (page) => {
+          page.showImages(shown);
           const fitted = { ...renderRequest, contentHtml: await fitTables(page, renderRequest) };
           return [fitted, await fitCreatorCover(page, fitted)] as const;
         },
@@ -107,13 +121,24 @@ export async function previewRequest(parts: PipelineParts, resolved: ResolvedReq
     const scale = Math.min(request.scale, maxPreviewScale);
     const chargeCards = meter && ((count: number, pixels: number) => chargeOrRefuse(() => meter.cards(count, pixels)));
     const images = await parts.renderer
-      .run(signal, (page) => renderCards(page, { ...request, theme, mode, creator, watermark, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards), 'previews')
+      .run(
+        signal,
+        (page) => {
+          page.showImages(shown);
+          return renderCards(page, { ...request, theme, mode, creator, watermark, scale, format: 'webp', contentHtml: html }, parts.renderLimits, chargeCards);
+        },
+        'previews',
+      )
       .catch(unwrapRefusal);
-    cards = images.map((image) => ({
-      image: `data:image/webp;base64,${image.data.toString('base64')}`,
-      width: image.width / scale,
-      height: image.height / scale,
-    }));
+    cards = await Promise.all(
+      images.map(async (image) => ({
+        image: linkImages
+          ? await linkImages({ mimeType: 'image/webp', bytes: image.data, width: image.width, height: image.height })
+          : `data:image/webp;base64,${image.data.toString('base64')}`,
+        width: image.width / scale,
+        height: image.height / scale,
+      })),
+    );
   }
   return { cards, theme: theme.id, themeMode: mode ?? null, width: request.width, height: request.height, warnings };
 }

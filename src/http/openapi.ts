@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { defaultThemeId, type ThemeRegistry } from '../cards/themes/registry.js';
 import { CardError } from '../cards/errors.js';
 import { requestDefaults } from '../cards/request/schema.js';
+import { mimeOfSniffedType } from '../cards/images/sniff-image.js';
 import { contentTypeOf } from '../cards/storage/storage.js';
 import { packageLicense, packageVersion } from '../version.js';
 import { httpErrorOf, httpFailures, type HttpError } from './http-errors.js';
@@ -32,6 +33,7 @@ import {
   UserInfoAnswer,
 } from './openapi-schemas.js';
 import { unknownJob } from './jobs-route.js';
+import { previewImageGone, previewImageTtlSeconds } from './preview-images.js';
 import { noSavedRequest } from './saved-request-route.js';
 
 const description = `Turns Markdown into styled card images, stores them and answers with their public URLs.
@@ -147,6 +149,23 @@ function documented(method: string | string[], url: string, schema: FastifySchem
               ...limited,
               ...rendering,
             ]),
+          },
+        },
+      };
+    case 'GET /api/preview/images/:id':
+      return {
+        url,
+        schema: {
+          ...schema,
+          ...publicRoute,
+          operationId: 'getPreviewImage',
+          summary: "An image of a preview's cards",
+          description: `The images of POST /api/preview's answer (those its cards' markup shows, and split cards drawn as images) are paths to this route, kept for ${previewImageTtlSeconds / 60} minutes after their preview. The id is the image's content hash: it never changes.`,
+          tags: ['web page'],
+          response: {
+            // An SVG is drawn as PNG before any card shows it.
+            200: binaryAnswer(Object.values(mimeOfSniffedType).filter((type) => type !== 'image/svg+xml'), 'The image.'),
+            ...errorAnswers([failures.invalid_request, previewImageGone('9cb482bf33f8b86c7c5705644286985ffb092cf7'), ...limited]),
           },
         },
       };

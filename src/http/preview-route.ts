@@ -1,12 +1,14 @@
 // POST /api/preview: the live preview of the web page. Takes the body of POST /api/generate and
 // answers with what the card pipeline's preview() builds: the HTML of every card (or, for split
-// modes, the images the renderer captures). No key is needed to look: nothing is stored, and
-// every client has a work budget (see preview-budget.ts).
+// modes, the images the renderer captures), its images shown by address from a short-lived store
+// (preview-images.ts). No key is needed to look: nothing is stored for long, and every client has
+// a work budget (see preview-budget.ts).
 import type { FastifyInstance } from 'fastify';
 import type { Cards } from '../cards/index.js';
 import { normalizeRequest } from '../cards/request/normalize.js';
 import { GenerateBody, type GenerateBodyInput } from '../cards/request/schema.js';
 import { holdsLongText, jsonInPieces } from './json-in-pieces.js';
+import { PreviewImages, registerPreviewImagesRoute } from './preview-images.js';
 import { clientKey } from './client-key.js';
 import { ClientTurns } from './client-turns.js';
 import { capturedCardsCost, PreviewBill, previewCost, PreviewBudget, imageCost, markdownCpuCost, pageLayoutCost, type PreviewBudgetOptions } from './preview-budget.js';
@@ -29,6 +31,8 @@ const previewsWaitingPerClient = 2;
 export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDeps): void {
   const budget = new PreviewBudget(deps.previewBudget, deps.redis);
   const turns = new ClientTurns(previewsWaitingPerClient);
+  const images = new PreviewImages(deps.redis);
+  registerPreviewImagesRoute(app, images);
   app.post<{ Body: GenerateBodyInput | undefined }>('/api/preview', { preValidation: readNumbersSentAsText(GenerateBody), schema: { body: GenerateBody } }, async (request, reply) => {
     const started = performance.now();
     const cardRequest = normalizeRequest(request.body ?? {});
@@ -43,7 +47,7 @@ export function registerPreviewRoute(app: FastifyInstance, deps: PreviewRouteDep
         pageLayout: () => bill.charge(pageLayoutCost),
         cards: (_count, devicePixels) => bill.charge(capturedCardsCost(devicePixels)),
         markdownCpu: (ms) => bill.owe(markdownCpuCost(cardRequest, ms)),
-      }),
+      }, images.link),
     );
     reply.header('Server-Timing', `preview;dur=${(performance.now() - started).toFixed(1)}`);
     reply.header('Cache-Control', 'no-store');

@@ -4,8 +4,8 @@
 // The preview frame is the renderer's own shell document (same fonts, base CSS and theme CSS,
 // byte for byte), so the page previews cards with exactly the CSS the images are rendered with.
 // The page shows it in an iframe sandboxed without scripts, and the frame's Content-Security-Policy
-// allows no script and no request except the service's own fonts: a card's inline style cannot
-// make the visitor's browser fetch anything from elsewhere.
+// allows no script and no request except the service's own fonts and the previews' images: a
+// card's inline style cannot make the visitor's browser fetch anything from elsewhere.
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
@@ -16,6 +16,7 @@ import { gzip } from 'node:zlib';
 import { nodeModulesDir, projectRoot } from '../paths.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { fontFaceCss, resolveFontFile } from '../cards/themes/fonts.js';
+import { previewImagesPath } from './preview-images.js';
 import { registerPreviewRoute, type PreviewRouteDeps } from './preview-route.js';
 import { registerThemeThumbnailRoute } from './theme-thumbnails.js';
 
@@ -52,8 +53,16 @@ function pageSecurityPolicy(storageOrigin: string): string {
   ].join('; ');
 }
 
-/** The preview frame: no script at all; inline styles (cards carry their size in one); own fonts; data: images. */
-const frameSecurityPolicy = "default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src data:; frame-ancestors 'self'";
+/**
+ * The preview frame: no script at all; inline styles (cards carry their size in one); own fonts;
+ * data: images and the previews' own images (preview-images.ts), by their path alone.
+ */
+function frameSecurityPolicy(host: string): string {
+  // A host-source without a scheme takes the frame's own; a Host header that is not a plain host
+  // (and port) is left out rather than written into the policy.
+  const previewImages = /^[\w.-]+(?::\d+)?$|^\[[\da-f:.]+\](?::\d+)?$/i.test(host) ? ` ${host}${previewImagesPath}` : '';
+  return `default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src data:${previewImages}; frame-ancestors 'self'`;
+}
 
 /**
  * The render pages' document with every bundled face, by the stylesheet the editor itself loads
@@ -109,7 +118,7 @@ export async function registerWebRoutes(app: FastifyInstance, deps: WebRouteDeps
   });
 
   app.get('/preview/frame', async (request, reply) => {
-    reply.header('Content-Security-Policy', frameSecurityPolicy);
+    reply.header('Content-Security-Policy', frameSecurityPolicy(request.host));
     return sendPrecompressed(request, reply, await frameDocument());
   });
 

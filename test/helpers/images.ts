@@ -12,6 +12,16 @@ export async function download(url: string): Promise<{ bytes: Buffer; response: 
   return { bytes: Buffer.from(await response.arrayBuffer()), response };
 }
 
+/** The address a preview shows one of its images from (src/http/preview-images.ts), as it appears in the answer. */
+export const previewImageLink = /\/api\/preview\/images\/[0-9a-f]{40}/;
+
+/** The bytes of an image a preview answered with: loaded from its address on `baseUrl`, which must serve it. */
+export async function previewImage(baseUrl: string, link: string): Promise<Buffer> {
+  const response = await fetch(new URL(link, baseUrl));
+  if (response.status !== 200) throw new Error(`GET ${link} answered ${response.status}: ${await response.text()}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
 export function decodePng(bytes: Buffer): DecodedPng {
   const png = PNG.sync.read(bytes);
   return { width: png.width, height: png.height, data: png.data };

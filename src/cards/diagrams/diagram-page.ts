@@ -27,7 +27,8 @@ import { mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
  * crashed page), so a card showing it is not remembered by the render cache.
  */
 export type DrawnDiagram =
-  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number }
+  /** `link`: shown from that address instead of from `png`, which is then empty (see ImageLinker in answer-asks.ts). */
+  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string }
   | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */

@@ -42,6 +42,11 @@ export interface FetchedImage {
   height: number;
   /** For an SVG drawn as pixels (svg-raster.ts): the width in CSS px it is shown at, its own size. */
   cssWidth?: number;
+  /**
+   * Where the card's reader loads it from instead of from its bytes, which are then empty: a
+   * preview shown as markup links its images (see ImageLinker in markdown-pool.ts).
+   */
+  link?: { url: string; byteLength: number };
 }
 
 /** Where cards get remote images: the guarded fetcher, or a cache in front of it. */

@@ -5,7 +5,7 @@ import { imageSize } from 'image-size';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 
 /** Image types Chromium draws, keyed by image-size's sniffed type. SVG is converted first (svg-raster.ts). */
-const mimeOfSniffedType: Record<string, string> = {
+export const mimeOfSniffedType: Record<string, string> = {
   png: 'image/png',
   jpg: 'image/jpeg',
   gif: 'image/gif',

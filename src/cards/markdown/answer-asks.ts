@@ -12,7 +12,14 @@ import { parallelFetches } from './inline-remote-images.js';
 import type { RenderMarkdownOptions } from './render-markdown.js';
 import type { DocumentAnswers, DocumentAsks, FetchedOrRefused } from './worker-protocol.js';
 
-type AnswerOptions = Pick<RenderMarkdownOptions, 'remoteImages' | 'diagrams' | 'beforeImage' | 'signal'> & { svgImages?: SvgRasterizer };
+/**
+ * Keeps an image the server fetched or drew and answers the address its reader loads it from. A
+ * preview shown as markup links its images and diagrams so: fifty drawn SVGs inlined as data: URIs made 9 MB of
+ * HTML, held the event loop copying and sending it, and went with every keystroke.
+ */
+export type ImageLinker = (image: FetchedImage) => Promise<string>;
+
+type AnswerOptions = Pick<RenderMarkdownOptions, 'remoteImages' | 'diagrams' | 'beforeImage' | 'signal'> & { svgImages?: SvgRasterizer; linkImages?: ImageLinker };
 
 /**
  * Every answer to `asks`, with the buffers to transfer to the worker. Throws what beforeImage
@@ -48,7 +55,7 @@ export async function answerAsks(asks: DocumentAsks, options: AnswerOptions, lan
       if (refusal) return;
       if (diagrams.has(source)) continue;
       try {
-        diagrams.set(source, await drawDiagram(options.diagrams, source, signal));
+        diagrams.set(source, await drawDiagram(options, source));
       } catch (error) {
         refusal ??= { error };
       }
@@ -64,13 +71,13 @@ export async function answerAsks(asks: DocumentAsks, options: AnswerOptions, lan
   for (const [source, fetched] of images) {
     const answer = await fetched;
     answers.images.set(source, answer);
-    if (answer.ok) transfer.push(answer.bytes.buffer as ArrayBuffer);
+    if (answer.ok && 'bytes' in answer) transfer.push(answer.bytes.buffer as ArrayBuffer);
   }
-  for (const drawn of diagrams.values()) if (drawn.ok) transfer.push(drawn.png.buffer as ArrayBuffer);
+  for (const drawn of diagrams.values()) if (drawn.ok && !drawn.link) transfer.push(drawn.png.buffer as ArrayBuffer);
   return { answers, transfer };
 }
 
-async function fetchImage({ remoteImages, svgImages, signal }: AnswerOptions, source: string, lane: RenderLane): Promise<FetchedOrRefused> {
+async function fetchImage({ remoteImages, svgImages, signal, linkImages }: AnswerOptions, source: string, lane: RenderLane): Promise<FetchedOrRefused> {
   try {
     const draw = (svg: Buffer) => {
       if (!svgImages) throw new Error('SVG images are not drawn here');
@@ -85,17 +92,24 @@ async function fetchImage({ remoteImages, svgImages, signal }: AnswerOptions, so
       const fetched = await remoteImages.fetch(source, signal);
       image = fetched.mimeType === 'image/svg+xml' ? await draw(fetched.bytes) : fetched;
     }
+    const { mimeType, width, height, cssWidth } = image;
+    if (linkImages) return { ok: true, mimeType, link: await linkImages(image), byteLength: image.bytes.length, width, height, cssWidth };
     // A copy: the source may keep its buffer (a cache), and the copy's memory moves to the worker.
-    return { ok: true, mimeType: image.mimeType, bytes: new Uint8Array(image.bytes), width: image.width, height: image.height, cssWidth: image.cssWidth };
+    return { ok: true, mimeType, bytes: new Uint8Array(image.bytes), width, height, cssWidth };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
 }
 
-async function drawDiagram(drawer: AnswerOptions['diagrams'], source: string, signal: AbortSignal | undefined): Promise<DrawnDiagram> {
+async function drawDiagram({ diagrams: drawer, signal, linkImages }: AnswerOptions, source: string): Promise<DrawnDiagram> {
   signal?.throwIfAborted();
   if (!drawer) return { ok: false, message: 'Diagrams are not drawn here.' };
   const drawn = await drawer.draw(source);
+  if (!drawn.ok) return drawn;
+  if (linkImages) {
+    const link = await linkImages({ mimeType: 'image/png', bytes: Buffer.from(drawn.png.buffer, drawn.png.byteOffset, drawn.png.byteLength), width: drawn.width, height: drawn.height });
+    return { ...drawn, png: new Uint8Array(0), link };
+  }
   // A copy: the drawer may keep its image (a cache), and the copy's memory moves to the worker.
-  return drawn.ok ? { ...drawn, png: new Uint8Array(drawn.png) } : drawn;
+  return { ...drawn, png: new Uint8Array(drawn.png) };
 }

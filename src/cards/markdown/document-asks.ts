@@ -22,8 +22,10 @@ export class AskedImages implements ImageSource {
     const answer = this.answers.get(source);
     if (!answer) return Promise.reject(new RemoteImageRefused('not fetched'));
     if (!answer.ok) return Promise.reject(new RemoteImageRefused(answer.message));
+    const { mimeType, width, height, cssWidth } = answer;
+    if ('link' in answer) return Promise.resolve({ mimeType, bytes: Buffer.alloc(0), link: { url: answer.link, byteLength: answer.byteLength }, width, height, cssWidth });
     const bytes = Buffer.from(answer.bytes.buffer, answer.bytes.byteOffset, answer.bytes.byteLength);
-    return Promise.resolve({ mimeType: answer.mimeType, bytes, width: answer.width, height: answer.height, cssWidth: answer.cssWidth });
+    return Promise.resolve({ mimeType, bytes, width, height, cssWidth });
   }
 }
 

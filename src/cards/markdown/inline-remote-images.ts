@@ -32,6 +32,9 @@ declare module 'vfile' {
   }
 }
 
+/** Images shown from a link to the server's copy (FetchedImage.link), not inlined: loaded, all the same. */
+export const linkedImages = new WeakSet<Element>();
+
 /**
  * Markdown's URL normalization escapes the brackets of an IPv6 literal host
  * (`http://[::1]/a.png` becomes `http://%5B::1%5D/a.png`), which no URL parser reads as a host:
@@ -65,9 +68,14 @@ export function rehypeInlineRemoteImages() {
       }
       try {
         const fetched = await context.fetcher!.fetch(src, context.signal);
-        budget -= fetched.bytes.length;
+        budget -= fetched.link?.byteLength ?? fetched.bytes.length;
         if (budget < 0) throw new RemoteImageRefused(`the document's images exceed ${maxBytesPerDocument} bytes`);
-        image.properties.src = toDataUri(fetched);
+        if (fetched.link) {
+          image.properties.src = fetched.link.url;
+          linkedImages.add(image);
+        } else {
+          image.properties.src = toDataUri(fetched);
+        }
         // An SVG drawn at twice its size keeps the size it would have had, unless the author gave one.
         if (fetched.cssWidth && image.properties.width === undefined && image.properties.height === undefined) image.properties.width = fetched.cssWidth;
       } catch (error) {

@@ -30,7 +30,7 @@ import { abortable } from '../deadlines.js';
 import { CardError } from '../errors.js';
 import type { SvgRasterizer } from '../images/svg-raster.js';
 import type { RenderLane } from '../render/renderer.js';
-import { answerAsks } from './answer-asks.js';
+import { answerAsks, type ImageLinker } from './answer-asks.js';
 import { CpuBudget } from './cpu-budget.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
@@ -52,6 +52,8 @@ export interface MarkdownTaskOptions extends RenderMarkdownOptions {
   lane?: RenderLane;
   /** Draws the SVG images the document shows (the core's, with its drawing limits); without it they are placeholders. */
   svgImages?: SvgRasterizer;
+  /** Shows the fetched and drawn images by address instead of inlining them (a preview shown as markup). */
+  linkImages?: ImageLinker;
 }
 
 /** Heap of one worker; a document that needs more is stopped like one over its CPU budget. */

@@ -13,6 +13,7 @@ import { diagramAlt } from '../alt-text/diagram-alt.js';
 import type { DrawnDiagram } from '../diagrams/diagram-page.js';
 import { diagramLimits } from '../diagrams/diagram-limits.js';
 import { invalidRequest } from '../errors.js';
+import { linkedImages } from './inline-remote-images.js';
 import { reportProgress } from './progress.js';
 
 /** Draws one diagram's source as an image in the request's theme. */
@@ -68,24 +69,19 @@ export function rehypeMermaidDiagrams() {
 }
 
 function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: string): Element {
-  return {
+  const image: Element = {
     type: 'element',
-    tagName: 'figure',
-    properties: { className: ['diagram'] },
-    children: [
-      {
-        type: 'element',
-        tagName: 'img',
-        properties: {
-          src: `data:image/png;base64,${Buffer.from(drawn.png).toString('base64')}`,
-          width: Math.round(drawn.width),
-          height: Math.round(drawn.height),
-          alt: diagramAlt(source),
-        },
-        children: [],
-      },
-    ],
+    tagName: 'img',
+    properties: {
+      src: drawn.link ?? `data:image/png;base64,${Buffer.from(drawn.png).toString('base64')}`,
+      width: Math.round(drawn.width),
+      height: Math.round(drawn.height),
+      alt: diagramAlt(source),
+    },
+    children: [],
   };
+  if (drawn.link) linkedImages.add(image);
+  return { type: 'element', tagName: 'figure', properties: { className: ['diagram'] }, children: [image] };
 }
 
 function failedDiagram(pre: Element, source: string, message: string): Element {

@@ -37,9 +37,10 @@ export interface DocumentAnswers {
   diagrams: Map<string, DrawnDiagram>;
 }
 
-/** One image's bytes, or why there are none. */
+/** One image's bytes, or the address it is shown from (a preview's, see ImageLinker), or why there are none. */
 export type FetchedOrRefused =
   | { ok: true; mimeType: string; bytes: Uint8Array; width: number; height: number; cssWidth?: number }
+  | { ok: true; mimeType: string; link: string; byteLength: number; width: number; height: number; cssWidth?: number }
   | { ok: false; message: string };
 
 export type MarkdownTaskResult =

@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
 import { declareInPage, PageFonts } from './page-fonts.js';
+import type { PageImages } from './page-images.js';
 import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -42,6 +43,8 @@ export class RenderPage {
   private metrics = { width: 0, height: 768, scale: 0 };
   /** Set when the tab crashed; every step waiting on it fails at once instead of at the deadline. */
   private crash?: PageCrashed;
+  /** The images of the request being drawn, which the page asks for by address (page-images.ts). */
+  private images?: PageImages;
   private readonly crashListeners = new Set<(error: PageCrashed) => void>();
   private browserCallsInFlight = 0;
 
@@ -112,11 +115,12 @@ export class RenderPage {
       viewport: { width: 1024, height: 768 },
     });
     try {
-      await context.route('**/*', (route) => answerFromOwnFiles(route, shell.html));
+      let renderPage: RenderPage | undefined;
+      await context.route('**/*', (route) => answerFromOwnFiles(route, shell.html, renderPage?.images));
       const page = await context.newPage();
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
-      const renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
+      renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
       if (warmUp) {
         const [warmUpBox] = await renderPage.layout(warmUpMarkup);
         if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
@@ -129,9 +133,14 @@ export class RenderPage {
     }
   }
 
+  /** The images the next cards show by address (a request's PageImages); cleared by clear(). */
+  showImages(images: PageImages): void {
+    this.images = images;
+  }
+
   /**
-   * Replaces the page's cards with `cardsHtml`, waits for the fonts it uses, and returns the box
-   * of every top-level card in CSS px, in document order.
+   * Replaces the page's cards with `cardsHtml`, waits for the fonts and images it uses, and
+   * returns the box of every top-level card in CSS px, in document order.
    */
   async layout(cardsHtml: string): Promise<CardBox[]> {
     return this.unlessCrashed(this.placeCards({ replace: cardsHtml, before: '', after: '', fonts: this.fonts.rulesFor(cardsHtml) }));
@@ -157,6 +166,8 @@ export class RenderPage {
       // and only then does `fonts.ready` wait for them.
       void root.offsetHeight;
       await document.fonts.ready;
+      // Images given by address (page-images.ts) arrive after the markup; decode() waits for them.
+      await Promise.all(Array.from(root.querySelectorAll('img'), (img) => img.decode().catch(() => undefined)));
       return Array.from(root.children as HTMLCollectionOf<HTMLElement>, (card) => {
         // Whole card pixels (CSS px × the card's --font-scale), so an image is exactly
         // height × scale pixels with no half-covered row.
@@ -285,6 +296,7 @@ export class RenderPage {
 
   /** Empties the page so no content outlives its request, even in memory. */
   async clear(): Promise<void> {
+    this.images = undefined;
     await this.unlessCrashed(
       this.page.evaluate(() => {
         document.getElementById('cards')!.replaceChildren();
@@ -298,16 +310,19 @@ export class RenderPage {
 }
 
 /**
- * Network handler of render pages: the shell document and bundled fonts are served from memory
- * and node_modules; everything else (remote images, CSS url()s, links to the host's own
- * services) is refused, so user content can never reach the network or the loopback interface.
+ * Network handler of render pages: the shell document, bundled fonts and the images of the request
+ * being drawn are served from memory and node_modules; everything else (remote images, CSS url()s,
+ * links to the host's own services) is refused, so user content can never reach the network or
+ * the loopback interface.
  */
-async function answerFromOwnFiles(route: Route, shellHtml: string): Promise<void> {
+async function answerFromOwnFiles(route: Route, shellHtml: string, images: PageImages | undefined): Promise<void> {
   const url = new URL(route.request().url());
   if (url.origin === shellOrigin) {
     if (url.pathname === '/') {
       return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: shellHtml });
     }
+    const image = images?.find(url.pathname);
+    if (image) return route.fulfill({ status: 200, contentType: image.mimeType, body: image.bytes });
     const fontFile = resolveFontFile(url.pathname);
     if (fontFile) {
       const body = await fs.readFile(fontFile).catch(() => undefined);
