@@ -13,12 +13,14 @@
 // - Text with a shadow loses it, and a copy of its block's inline content with transparent text
 //   draws the shadow instead, under a filter: a picture of the shadow alone, laid exactly under the
 //   text, above the block's background (the block is isolated, so the copy's z-index of -1 stays
-//   inside it). A copy that does not fall on the text to half a px (a theme's ::before before it
-//   on the line moves the text) is removed: that block's shadow is left out of the PDF.
+//   inside it; copies of its text behind it at that z-index go one lower, as the shadow is drawn
+//   with the text, over them). Each element of the copy keeps the shadow computed on the original
+//   (`currentColor` would be the copy's transparent), the block's pseudo-elements the one they
+//   inherited, and its first line is indented as far as a theme's ::before pushes the text. A
+//   copy that still does not fall on the text to half a px is removed: that block's shadow is left
+//   out of the PDF.
 //
-// Pictures are drawn at about twice the card's CSS px, the resolution of a card's PNG. Where a
-// block also has copies behind it at a z-index of -1 (cyberpunk's h1), its isolation lays the
-// shadow between them: the magenta copy, drawn after it, shows a little brighter than on a PNG.
+// Pictures are drawn at about twice the card's CSS px, the resolution of a card's PNG.
 //
 // Runs in the page as `RenderPage.run` runs functions: no named inner functions, no imports.
 
@@ -27,6 +29,8 @@ export const pdfTextOnceCss = `
 .pdf-before-as-picture::before, .pdf-after-as-picture::after { filter: opacity(1); }
 .pdf-shadowed { isolation: isolate; }
 .pdf-shadowed, .pdf-shadowed *:not(.pdf-shadow-copy, .pdf-shadow-copy *) { text-shadow: none !important; }
+.pdf-shadowed::before, .pdf-shadowed::after { text-shadow: var(--pdf-text-shadow); }
+.pdf-before-under-shadow::before, .pdf-after-under-shadow::after { z-index: -2 !important; }
 .pdf-shadow-copy { position: absolute !important; z-index: -1 !important; margin: 0 !important; padding: 0 !important; border: 0 !important; pointer-events: none; filter: opacity(1) !important; }
 .pdf-shadow-copy, .pdf-shadow-copy * {
   color: transparent !important; -webkit-text-fill-color: transparent !important; -webkit-text-stroke-color: transparent !important;
@@ -90,6 +94,14 @@ export function drawTextOnceInPdf(css: string): void {
       if (child.nodeType === Node.ELEMENT_NODE && !inline(child as Element)) continue;
       if (child.nodeType !== Node.ELEMENT_NODE && child.nodeType !== Node.TEXT_NODE) continue;
       const clone = child.cloneNode(true);
+      // Each element's shadow as computed on the text: `currentColor` (typewriter's bold) would be the copy's transparent.
+      if (clone.nodeType === Node.ELEMENT_NODE) {
+        const a = document.createTreeWalker(child, NodeFilter.SHOW_ELEMENT);
+        const b = document.createTreeWalker(clone, NodeFilter.SHOW_ELEMENT);
+        for (let x: Node | null = a.currentNode, y: Node | null = b.currentNode; x && y; x = a.nextNode(), y = b.nextNode()) {
+          (y as HTMLElement).style.setProperty('text-shadow', getComputedStyle(x as Element).textShadow, 'important');
+        }
+      }
       copy.append(clone);
       pairs.push([child, clone]);
     }
@@ -100,7 +112,14 @@ export function drawTextOnceInPdf(css: string): void {
     copy.style.textShadow = shadow;
     copy.style.left = '0px';
     copy.style.top = '0px';
+    // Its own pseudo-elements (drawn as pictures above) keep the shadow they inherited, unless they have their own.
+    (block as HTMLElement).style.setProperty('--pdf-text-shadow', shadow);
     block.classList.add('pdf-shadowed');
+    // The shadow is drawn with the text, over the block's copies behind it (cyberpunk's glitched h1):
+    // those at the copy's own z-index go one lower.
+    for (const pseudo of ['before', 'after']) {
+      if (getComputedStyle(block, `::${pseudo}`).zIndex === '-1') block.classList.add(`pdf-${pseudo}-under-shadow`);
+    }
     block.append(copy);
     const placed = copy.getBoundingClientRect();
     copy.style.left = `${contentLeft - placed.left}px`;
@@ -138,6 +157,7 @@ export function undoTextOnceInPdf(): void {
   document.getElementById('pdf-text-once')?.remove();
   for (const copy of document.querySelectorAll('#cards .pdf-shadow-copy')) copy.remove();
   for (const el of document.querySelectorAll('#cards .pdf-shadowed, #cards .pdf-before-as-picture, #cards .pdf-after-as-picture')) {
-    el.classList.remove('pdf-shadowed', 'pdf-before-as-picture', 'pdf-after-as-picture');
+    el.classList.remove('pdf-shadowed', 'pdf-before-as-picture', 'pdf-after-as-picture', 'pdf-before-under-shadow', 'pdf-after-under-shadow');
+    (el as HTMLElement).style.removeProperty('--pdf-text-shadow');
   }
 }
