@@ -1,7 +1,7 @@
 // `npm run corpus`: renders the corpus (test/helpers/corpus.ts: package READMEs from node_modules
 // and texts in eight scripts) through the real pipeline, each document in each split mode in a
-// different theme exactly as test/corpus.test.ts does, plus the sizes that are hard on themes
-// (200×200, and 1080×1440 with fontScale), and composes a contact sheet, docs/corpus.jpg, to look
+// different theme exactly as test/corpus.test.ts does, and its pinned pairings, plus the sizes
+// that are hard on themes (200×200, and 1080×1440 with fontScale), and composes a contact sheet, docs/corpus.jpg, to look
 // at by eye: tables, small print, scripts, truncation and decorations at work. It then prints how
 // many faults of each kind the cards' own layout shows (test/helpers/typesetting-report.ts: the
 // kinds test/corpus.test.ts requires none of), and each fault.
@@ -19,7 +19,7 @@ import { splitModes } from '../src/cards/request/schema.js';
 import { loadCommandConfig } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
 import { renderGeometryWith } from '../test/helpers/card-geometry.js';
-import { corpusDocuments } from '../test/helpers/corpus.js';
+import { corpusDocuments, corpusPinned } from '../test/helpers/corpus.js';
 import { countByKind, typesettingFaults, type Fault } from '../test/helpers/typesetting-report.js';
 
 const { values: args } = parseArgs({
@@ -54,6 +54,11 @@ for (const [d, document] of documents.entries()) {
     const theme = builtin[(d * splitModes.length + m) % builtin.length]!;
     jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, body: { markdown: document.markdown, theme: theme.id, splitMode } });
   }
+}
+// The pairings the rotation misses (corpusPinned), at their own sizes.
+for (const { document: name, theme, splitMode, ...size } of corpusPinned) {
+  const { markdown } = documents.find((document) => document.name === name)!;
+  jobs.push({ label: `${name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown, theme, splitMode, ...size } });
 }
 // The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
 const readme = documents[0]!.markdown;

@@ -557,6 +557,29 @@ describe('for creators', () => {
     assert.equal(saved.creator, undefined);
   });
 
+  it("holds each text once in every theme's PDF: a heading's glow, outline or glitched copy and an ink bleed are not text again", async () => {
+    // Chromium's PDF draws a text shadow or a stroke as outlines plus an invisible copy of the text,
+    // and a pseudo-element's content (a theme's attr(data-text)) is text: headings came out of
+    // select-all two to four times (render/pdf-text-once.ts).
+    const texts = ['Alpha heading', 'Bravo heading', 'Charlie heading', 'Delta heading', 'A paragraph with', 'strong words', 'an item'];
+    const markdown = '# Alpha heading\n\nA paragraph with **strong words**.\n\n## Bravo heading\n\n### Charlie heading\n\n#### Delta heading\n\n1. an item';
+    // Letter-spaced and upper-cased headings come out as `A L P H A`: compared without spaces or case.
+    const squash = (text: string) => text.replace(/\s+/g, '').toLowerCase();
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
+      const { status, json } = await service.generate({ markdown, theme: theme.id, format: 'pdf' });
+      assert.equal(status, 200, JSON.stringify(json));
+      const pdf = await getDocumentProxy(new Uint8Array((await download(json.images[0].url)).bytes));
+      const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string }>;
+      const text = squash(items.map((item) => item.str).join(''));
+      for (const expected of texts) {
+        const count = text.split(squash(expected)).length - 1;
+        if (count !== 1) problems.push(`${theme.id}: "${expected}" ${count} times`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('draws the body text in the chosen bundled face', async () => {
     const faces = async (fontFamily?: string) =>
       service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {

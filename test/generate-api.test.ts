@@ -41,7 +41,7 @@ describe('POST /api/generate', () => {
     assert.ok(distinctColours(png) > 50, 'the card has text and decoration, not a blank page');
   });
 
-  it('gives every card its alt text: what it shows in reading order, code by its language, pictures by their alt; a PNG carries it', async () => {
+  it('gives every card its alt text: what it shows in reading order, code by its language, pictures by their alt (none without); a PNG carries it', async () => {
     const pixel = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     const markdown = [
       '# 五个专注习惯 Five habits',
@@ -54,6 +54,8 @@ describe('POST /api/generate', () => {
       'A paragraph written\nover two lines, then a break  \nand a new line.',
       '- Plan\n  - five minutes',
       '- [x] planned\n- [ ] reviewed',
+      // A README's badges: those without alt text are passed over, as a screen reader passes over alt="".
+      `${['ci', 'size', 'downloads', 'license', 'chat'].map((name) => `[![](http://127.0.0.1/${name}.svg)](https://example.com/${name})`).join(' ')} [![npm version](http://127.0.0.1/npm.svg)](https://www.npmjs.com/)`,
     ].join('\n\n');
     const { status, json } = await service.generate({ markdown });
     assert.equal(status, 200, JSON.stringify(json));
@@ -74,8 +76,13 @@ describe('POST /api/generate', () => {
         'five minutes',
         '☑ planned',
         '☐ reviewed',
+        'npm version',
       ].join('\n'),
     );
+    // A card of nothing but pictures without alt text says how many it shows.
+    const pictures = await service.generate({ markdown: `![](${pixel}) ![](${pixel})` });
+    assert.equal(pictures.status, 200, JSON.stringify(pictures.json));
+    assert.equal(pictures.json.images[0].alt, '2 images.');
     // The PNG's own Description (iTXt) says the same.
     const { bytes } = await download(image.url);
     assert.equal(pngText(bytes, 'Description'), image.alt);

@@ -282,6 +282,14 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(rest, ['h2#h3', 'p#d']);
   });
 
+  it('does not carry the end of a list over to the next card when it fits on this one', async () => {
+    // As above: moving the last two items over would even the first two cards out (60 % and 80 %
+    // full rather than 80 % and 60 %), but the reader sees the list go on under room it could have
+    // taken, as under a README's list of links. The list ends on the first card.
+    const doc = `${list('ul', Array(8).fill(1))}<h2 id="h2">h2</h2>${paragraph('b', 5)}<h2 id="h3">h3</h2>${picture('pic', 150)}${paragraph('d', 9)}`;
+    assert.deepEqual(await starts(doc), ['start', 'h2#h2', 'h2#h3', 'p#d']);
+  });
+
   it('leaves no single line alone on the last card of an overflowing hrSplit section', async () => {
     // Eleven one-line items, then a rule and the next section: the section's second card holds two.
     assert.deepEqual(await starts(`${list('ul', Array(11).fill(1))}<hr>${paragraph('c', 3)}`, 'hrSplit'), ['start', 'li#i9', 'start']);

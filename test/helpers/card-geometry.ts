@@ -48,6 +48,11 @@ export interface CardGeometry {
   smallText: string[];
   /** The card shows an image, a diagram or a formula (something besides lines of text). */
   hasPicture: boolean;
+  /**
+   * The block the card begins by continuing from the card before (its innermost element marked
+   * split-continued: a list, a paragraph, a quote, a code block), with the height of its rest here.
+   */
+  continuedBlock?: { name: string; height: number; text: string };
 }
 
 export interface Decoration extends PseudoElementBox {
@@ -213,6 +218,15 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
       brokenWords,
       smallText,
       hasPicture: card.querySelector('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)') !== null,
+      continuedBlock: (() => {
+        // Blocks only: an inline element (a code block's <code>) measures one line box, not the rest.
+        const blocks = Array.from(card.querySelectorAll('.card-content-inner .split-continued')).filter((el) => !getComputedStyle(el).display.startsWith('inline'));
+        const continued = blocks.filter((el) => !blocks.some((other) => other !== el && el.contains(other)));
+        const block = continued[0];
+        if (!block) return undefined;
+        const className = block.getAttribute('class')!.split(' ').filter((name) => !name.startsWith('split-'));
+        return { name: block.localName + className.map((name) => `.${name}`).join(''), height: block.getBoundingClientRect().height, text: (block.textContent ?? '').trim() };
+      })(),
       contentBottom: Math.max(box.top, ...Array.from(card.querySelectorAll('.card-content-inner *'), (el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => r.bottom)),
       emptyFrames: Array.from(card.querySelectorAll('.card-content-inner :is(pre, blockquote, table)'))
         .filter((frame) => {

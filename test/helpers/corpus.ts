@@ -22,6 +22,14 @@ export const corpusSizes = [
   { width: 200, height: 200 },
 ];
 
+/**
+ * Layouts the rotation of themes and sizes (test/corpus.test.ts) does not reach, laid out as well
+ * because their cards once needed fixing by hand: pino's README in minimal with autoSplit at the
+ * default size left a card a third empty under its list of links and put the last two links on
+ * the next card.
+ */
+export const corpusPinned = [{ document: 'pino README', theme: 'minimal', splitMode: 'autoSplit', width: 440, height: 586 }] as const;
+
 /** The texts in eight scripts, by file name. */
 export const corpusLanguages = ['zh-hans', 'zh-hant', 'ja', 'ko', 'ar', 'he', 'th', 'hi'];
 

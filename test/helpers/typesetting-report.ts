@@ -10,6 +10,7 @@ export const faultKinds = [
   'table word broken',
   'empty frame',
   'card left more than a third empty',
+  'block cut though its rest fits',
   'heading last on a card',
   'introduction last on a card',
   'card of one line',
@@ -47,6 +48,12 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
     if (splitMode === 'autoSplit' && !last) {
       const used = (card.contentBottom - card.content.top) / (card.content.bottom - card.content.top);
       if (used < 2 / 3 - 0.05) add('card left more than a third empty', `${where}: ${Math.round((1 - used) * 100)}% of the card is left empty before the next card`);
+    }
+    const next = cards[index + 1]?.continuedBlock;
+    // The rest of a list, paragraph or quote that goes on to the next card would have fitted under
+    // it here, and could end this card (it introduces nothing). One px of rounding allowed.
+    if (split && next && !introduction.test(next.text) && next.height <= card.content.bottom - card.contentBottom - 1) {
+      add('block cut though its rest fits', `${where}: the rest of ${next.name} (${Math.round(next.height)} px) goes on to the next card, though ${Math.round(card.content.bottom - card.contentBottom)} px are left empty`);
     }
     const rows = new Set(card.lines.map((line) => Math.round(line.top)));
     if (split && cards.length > 1 && rows.size <= 1 && !card.hasPicture) add('card of one line', `${where} holds only "${card.lines[0]?.text ?? ''}"`);

@@ -3,6 +3,9 @@
 // after layout, so a split card's text is exactly that card's share of the document. Reading
 // order; a code block is named by its language, a diagram or picture by its own alt text, a
 // formula as such; decorations, page labels and signatures are left out (they are not content).
+// So are pictures without alt text (a row of badges, an icon), as a screen reader skips an image
+// whose alt is empty: "image image image" tells a listener nothing. A card that shows nothing but
+// such pictures says how many ("3 images."), so its alt text is never empty.
 import type { RenderPage } from '../render/render-page.js';
 
 /** The longest alt text given, in characters (X takes 1,000; Mastodon 1,500; Bluesky 2,000). */
@@ -21,9 +24,9 @@ function altTextsInPage(maxLength: number): string[] {
   /** The language of the last code block read that began on its card, cards in order. */
   let lastLanguage = '';
   /** The card's content as text: a clone with code, images and formulas replaced by what they are. */
-  const textOf = (card: Element): string => {
+  const textOf = (card: Element): { text: string; decorativeImages: number } => {
     const content = card.querySelector('.card-content-inner') ?? card.querySelector('.card-content');
-    if (!content) return '';
+    if (!content) return { text: '', decorativeImages: 0 };
     const clone = content.cloneNode(true) as HTMLElement;
     // The source's own line breaks (a hard-wrapped paragraph, an image's alt written over two
     // lines) are spaces on the card; lines are made below, where the card starts one.
@@ -39,8 +42,11 @@ function altTextsInPage(maxLength: number): string[] {
     }
     // KaTeX draws HTML only (markdown/math.ts), without its TeX source.
     for (const formula of clone.querySelectorAll('.katex-display, .katex')) formula.replaceWith(' (formula) ');
+    // Pictures without alt: placeholders of ones not fetched (markdown/placeholder-images.ts), and pictures whose alt is blank.
+    let decorativeImages = clone.querySelectorAll('.image-placeholder[aria-hidden="true"]').length;
     for (const image of clone.querySelectorAll('img')) {
       const alt = words(image.getAttribute('alt') ?? '');
+      if (!alt) decorativeImages++;
       image.replaceWith(alt ? ` ${alt} ` : ' ');
     }
     for (const hidden of clone.querySelectorAll('[aria-hidden="true"], .code-dots, style, script')) hidden.remove();
@@ -56,7 +62,7 @@ function altTextsInPage(maxLength: number): string[] {
       block.prepend('\n');
       block.append('\n');
     }
-    return clone.textContent ?? '';
+    return { text: clone.textContent ?? '', decorativeImages };
   };
   const trim = (text: string): string => {
     if (text.length <= maxLength) return text;
@@ -69,10 +75,9 @@ function altTextsInPage(maxLength: number): string[] {
     return `${(lastSpace > maxLength * 0.6 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
   };
   return Array.from(document.getElementById('cards')!.children, (card) => {
-    const lines = textOf(card)
-      .split('\n')
-      .map(words)
-      .filter(Boolean);
+    const { text, decorativeImages } = textOf(card);
+    const lines = text.split('\n').map(words).filter(Boolean);
+    if (lines.length === 0 && decorativeImages > 0) return decorativeImages === 1 ? 'Image.' : `${decorativeImages} images.`;
     return trim(lines.join('\n'));
   });
 }

@@ -12,6 +12,7 @@ import { resolveFontFile } from '../themes/fonts.js';
 import { declareInPage, PageFonts } from './page-fonts.js';
 import type { PageImages } from './page-images.js';
 import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
+import { drawTextOnceInPdf, pdfTextOnceCss, undoTextOnceInPdf } from './pdf-text-once.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
 
@@ -215,8 +216,10 @@ export class RenderPage {
       { zoom, alts },
     );
     try {
+      await this.run(drawTextOnceInPdf, pdfTextOnceCss);
       return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: true, outline: false });
     } finally {
+      await this.run(undoTextOnceInPdf);
       await this.page.evaluate(() => {
         document.getElementById('print-cards')?.remove();
         for (const card of Array.from(document.getElementById('cards')!.children)) {

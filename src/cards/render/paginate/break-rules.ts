@@ -175,6 +175,24 @@ export function captionPenalty(pieces: Piece[], i: number, available: number): n
   return pieces[i]!.line === 0 && isCaptionLine(pieces, i) ? available : 0;
 }
 
+/**
+ * For every candidate i, where the innermost element a break there cuts (a list, a paragraph, a
+ * quote, a code block) ends: the index just after its last piece. Undefined for a break between
+ * top-level blocks. card-cost.ts uses it to keep a block whole when the rest of it fits on the card.
+ */
+export function blockEnds(pieces: Piece[]): (number | undefined)[] {
+  const lastPiece = new Map<Element, number>();
+  pieces.forEach((piece, i) => {
+    for (const el of piece.path) lastPiece.set(el, i);
+  });
+  const ends: (number | undefined)[] = [];
+  for (let i = 1; i < pieces.length; i++) {
+    const innermost = cutElements(pieces, i).at(-1);
+    ends[i] = innermost && lastPiece.get(innermost)! + 1;
+  }
+  return ends;
+}
+
 /** Costs of every break candidate of the document. */
 export function breakCosts(pieces: Piece[], available: number): BreakCosts {
   const costs: BreakCosts = { openCost: [], closeCost: [], penalty: [], keep: [] };

@@ -15,9 +15,14 @@
 //   any soft rule or empty room can cost, less than `never`. So it happens only where the content
 //   that could have moved up would leave a heading at a card's foot or strand a line or the
 //   hashtags on a card of their own.
+// - A card that ends inside a list, paragraph, quote or code block when the rest of that block
+//   would fit on it too (and may end it): half a card's height. A reader sees the block go on to
+//   the next card under room it could have taken, as after a list of links cut two items short.
+//   Without it, the square of the empty room could prefer two cards two-thirds and nine-tenths
+//   full to a full one and one three-quarters full.
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
-import { never, type BreakCosts } from './break-rules.js';
+import { blockEnds, never, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
 import { isCaptionLine, isHashtagLine, isTextLine } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
@@ -38,6 +43,9 @@ const emptinessWeight = 10;
 const underfilled = 0.4;
 const underfilledPrice = 10;
 
+/** The price of ending a card inside a block whose rest fits on it, per px of a card's content height. */
+const needlessSplitPrice = 0.5;
+
 /** How far past a card's height content may reach when its tail is scaled down to fit. */
 const scaledReach = 1.25;
 
@@ -46,6 +54,7 @@ export class CardCosts {
   private readonly textLines: boolean[];
   private readonly hashtags: boolean[];
   private readonly captions: boolean[];
+  private readonly blockEnds: (number | undefined)[];
   private readonly penalties: number[] = [];
 
   constructor(
@@ -59,6 +68,7 @@ export class CardCosts {
     this.textLines = pieces.map(isTextLine);
     this.hashtags = pieces.map(isHashtagLine);
     this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
+    this.blockEnds = blockEnds(pieces);
   }
 
   /** Every candidate is weighed as the end of several cards: its penalty is worked out once. */
@@ -101,6 +111,8 @@ export class CardCosts {
       fitting.push({ end: c, height, scaled });
       if (c === section.to || !this.costs.keep[c]) fullest = c;
     }
+    // The ends a card from s may have without scaling anything down: where a block cut short could end instead.
+    const wholeEnds = new Set(fitting.filter(({ end, scaled }) => !scaled && (end === section.to || !this.costs.keep[end])).map(({ end }) => end));
     let onlyHashtags = true;
     let onlyCaption = true;
     let next = s;
@@ -113,6 +125,8 @@ export class CardCosts {
       let cost = end === section.to ? 0 : emptinessWeight * available * (1 - fill) ** 2 + this.penaltyAt(end);
       if ((end === s + 1 && this.textLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
       if (end < fullest && fill < underfilled) cost += underfilledPrice * available;
+      const blockEnd = this.blockEnds[end];
+      if (end < section.to && blockEnd !== undefined && wholeEnds.has(Math.min(blockEnd, section.to))) cost += needlessSplitPrice * available;
       if (scaled) cost += 2 * (1 - scaled.scale) * available;
       return { end, cost, scaled };
     });
