@@ -112,6 +112,7 @@ const attacks: Attack[] = [
   { name: 'stacked gradients, 2000×4000 × 2', send: post('/api/generate', { markdown: heavyCard, width: 2000, height: 4000, scale: 2, overHiddenMode: true }) },
   { name: '50 cards of 2000×4000 × 3', send: post('/api/generate', { markdown: Array.from({ length: 50 }, (_, i) => `# ${i}`).join('\n\n---\n\n'), splitMode: 'hrSplit', width: 2000, height: 4000, scale: 3 }) },
   { name: '6 split previews at once, 2000×2000', send: many(6, '/api/preview', { markdown: '# a\n\n---\n\n# b\n\n---\n\n# c', splitMode: 'hrSplit', width: 2000, height: 2000, scale: 2 }) },
+  { name: '50 slow-filter SVGs (generate)', send: post('/api/generate', { markdown: slowFilterSvgsDocument(50), scale: 1 }) },
   { name: '45 reference-style images (preview) × 3', send: many(3, '/api/preview', { markdown: `${Array.from({ length: 45 }, (_, i) => `![${i}][r${i}]`).join(' ')}\n\n${Array.from({ length: 45 }, (_, i) => `[r${i}]: http://203.0.113.1/${i}.png`).join('\n')}` }) },
   // Sustained: the same previews again and again from one address.
   { name: '50 slow remote images (preview) /500 ms', send: (service) => sustained(500, post('/api/preview', { markdown: slowImagesOf() }))(service) },
