@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
-import { DiagramPage } from '../src/cards/diagrams/diagram-page.js';
+import { DiagramPage, diagramScripts } from '../src/cards/diagrams/diagram-page.js';
+import { ScriptServer } from '../src/cards/diagrams/script-server.js';
 import { builtinThemesDir } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
@@ -344,17 +345,27 @@ describe('mermaid diagrams', () => {
 describe('the diagram page', () => {
   let browser: Browser;
   let images: LocalImageServer;
+  const scripts = new ScriptServer(diagramScripts);
   before(async () => {
     [browser, images] = await Promise.all([launchBrowser(), startImageServer()]);
   });
-  after(async () => Promise.all([browser.close(), images.close()]));
+  after(async () => Promise.all([browser.close(), images.close(), scripts.close()]));
+
+  it("serves the page's scripts from a loopback port, those files alone, as they are on disk", async () => {
+    const origin = await scripts.origin();
+    assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const served = Buffer.from(await (await fetch(`${origin}/mermaid.min.js`)).arrayBuffer());
+    assert.ok(served.equals(await fs.readFile(diagramScripts['/mermaid.min.js']!)), 'the bundle as it is on disk');
+    assert.equal(scripts.serves('/package.json'), false);
+    for (const other of ['/package.json', '/../package.json', '/mermaid.min.js?x', '/']) assert.equal((await fetch(`${origin}${other}`)).status, 404, other);
+  });
 
   it('runs no script of a diagram and sends no request of it', async () => {
     const { loadThemes } = await import('../src/cards/themes/registry.js');
     const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
     const themes = loadThemes(undefined);
     const refused: string[] = [];
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), (url) => refused.push(url));
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, (url) => refused.push(url));
     try {
       const page = browser.contexts().at(-1)!.pages()[0]!;
       const dialogs: string[] = [];
@@ -388,7 +399,7 @@ describe('the diagram page', () => {
     const { loadThemes } = await import('../src/cards/themes/registry.js');
     const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
     const themes = loadThemes(undefined);
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), () => {});
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
     try {
       const page = browser.contexts().at(-1)!.pages()[0]!;
       const theme = themes.resolve('minimal', undefined).theme;

@@ -13,6 +13,7 @@ import { nodeModulesDir } from '../../paths.js';
 import { cardMarkup } from '../render/card-markup.js';
 import { declareInPage, PageFonts } from '../render/page-fonts.js';
 import type { RenderShell } from '../render/shell-document.js';
+import type { ScriptServer } from './script-server.js';
 import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
@@ -46,21 +47,14 @@ export interface DiagramStyle {
   deviceScale: number;
 }
 
-/** `.invalid` never resolves; every request to it is answered here. */
-const diagramOrigin = 'http://diagrams.invalid';
-
-const scripts: Record<string, string> = {
+/** The page's scripts, by their path on the page's origin (served by a ScriptServer: script-server.ts). */
+export const diagramScripts: Record<string, string> = {
   '/mermaid.min.js': path.join(nodeModulesDir, 'mermaid', 'dist', 'mermaid.min.js'),
   '/purify.min.js': path.join(nodeModulesDir, 'dompurify', 'dist', 'purify.min.js'),
 };
 
-const contentSecurityPolicy = [
-  "default-src 'none'",
-  `script-src ${diagramOrigin}`,
-  "style-src 'unsafe-inline'",
-  `font-src ${diagramOrigin}`,
-  'img-src data:',
-].join('; ');
+/** The page's own files are all it may load; its origin is its ScriptServer's. */
+const contentSecurityPolicy = (origin: string) => ["default-src 'none'", `script-src ${origin}`, "style-src 'unsafe-inline'", `font-src ${origin}`, 'img-src data:'].join('; ');
 
 /** A sample card of the theme, read for its colours, type and content width (see readCard). */
 const sampleContent =
@@ -110,19 +104,23 @@ export class DiagramPage {
    * Opens the page on `browser` with the render pages' document (fonts and theme CSS) and Mermaid.
    * `refused` is told every request the page made that was not one of its own files.
    */
-  static async open(browser: Browser, shell: RenderShell, refused: (url: string) => void): Promise<DiagramPage> {
+  static async open(browser: Browser, shell: RenderShell, scripts: ScriptServer, refused: (url: string) => void): Promise<DiagramPage> {
     const context = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
     try {
       const document = shell.html.replace(
         '</head>',
-        `${Object.keys(scripts).map((src) => `<script src="${src}"></script>`).join('')}<style>#diagram{position:absolute;left:0;top:0}</style></head>`,
+        `${Object.keys(diagramScripts).map((src) => `<script src="${src}"></script>`).join('')}<style>#diagram{position:absolute;left:0;top:0}</style></head>`,
       ).replace('<div id="cards"></div>', '<div id="cards"></div><div id="diagram"></div>');
-      await context.route('**/*', (route) => answerFromOwnFiles(route, document, refused));
+      // The page's origin is the loopback port its scripts come from: Chromium lets a page fetch
+      // from a loopback address only when the page is on one itself. Every request still goes
+      // through the handler below, the document and fonts answered from memory and disk.
+      const origin = await scripts.origin();
+      await context.route('**/*', (route) => answerFromOwnFiles(route, origin, document, scripts, refused));
       // The in-page functions below are sent as their source. Run from source (tsx), named
       // functions come wrapped in esbuild's __name(), which the page must know (as a no-op).
       await context.addInitScript('globalThis.__name = (target) => target;');
       const page = await context.newPage();
-      await page.goto(`${diagramOrigin}/`, { waitUntil: 'load' });
+      await page.goto(`${origin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
       // Transparent: the image sits on the card's own background, whatever it is.
       await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
@@ -392,15 +390,17 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   return { ok: true, x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height, ...measured };
 }
 
-/** Network handler of the diagram page: its document, its two scripts and the bundled fonts; nothing else. */
-async function answerFromOwnFiles(route: Route, document: string, refused: (url: string) => void): Promise<void> {
+/**
+ * Network handler of the diagram page: its document, its two scripts (fetched by the browser from
+ * the ScriptServer) and the bundled fonts; nothing else.
+ */
+async function answerFromOwnFiles(route: Route, origin: string, document: string, scripts: ScriptServer, refused: (url: string) => void): Promise<void> {
   const url = new URL(route.request().url());
-  if (url.origin === diagramOrigin) {
+  if (url.origin === origin) {
     if (url.pathname === '/') {
-      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': contentSecurityPolicy }, body: document });
+      return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': contentSecurityPolicy(origin) }, body: document });
     }
-    const script = Object.hasOwn(scripts, url.pathname) ? scripts[url.pathname] : undefined;
-    if (script) return route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: await fs.readFile(script) });
+    if (scripts.serves(url.pathname) && url.search === '') return route.continue();
     const fontFile = resolveFontFile(url.pathname);
     if (fontFile) {
       const body = await fs.readFile(fontFile).catch(() => undefined);

@@ -13,7 +13,8 @@ import { PagePool } from '../render/page-pool.js';
 import type { RenderLane } from '../render/renderer.js';
 import type { RenderShell } from '../render/shell-document.js';
 import { diagramLimits } from './diagram-limits.js';
-import { DiagramPage, type DiagramStyle, type DrawnDiagram } from './diagram-page.js';
+import { DiagramPage, diagramScripts, type DiagramStyle, type DrawnDiagram } from './diagram-page.js';
+import { ScriptServer } from './script-server.js';
 
 export interface DiagramPagesOptions {
   /** The browsers each lane's pages open on. */
@@ -30,6 +31,8 @@ export interface DiagramPagesOptions {
 const cacheOptions = { max: 200, maxSize: 32 * 1024 * 1024 };
 
 export class DiagramPages {
+  /** Mermaid's bundle and DOMPurify, fetched by the pages from a loopback port (script-server.ts). */
+  private readonly scripts = new ScriptServer(diagramScripts);
   private readonly pools: Record<RenderLane, PagePool<FleetPage<DiagramPage>>>;
   private readonly drawn = new LRUCache<string, DrawnDiagram>({
     ...cacheOptions,
@@ -42,7 +45,7 @@ export class DiagramPages {
     const pool = (lane: RenderLane) => {
       const fleet = fleets[lane];
       const factory = {
-        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shell, refused)),
+        open: () => fleet.openWith((browser) => DiagramPage.open(browser, shell, this.scripts, refused)),
         usable: (page: FleetPage<DiagramPage>) => fleet.usable(page),
         rendered: (page: FleetPage<DiagramPage>) => fleet.rendered(page),
       };
@@ -97,5 +100,6 @@ export class DiagramPages {
 
   async close(): Promise<void> {
     await Promise.all([this.pools.requests.close(), this.pools.previews.close()]);
+    await this.scripts.close();
   }
 }
