@@ -5,12 +5,95 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
+import { cleanEnv, cliBin, runCli, type CliResult } from './helpers/cli.js';
 import { decodePng, differingFraction, distinctColours, download, isJpeg, isPng } from './helpers/images.js';
-import { freePort, startService, temporaryDir, testApiKey } from './helpers/service.js';
+import { postJson } from './helpers/post-json.js';
+import { freePort, temporaryDir } from './helpers/service.js';
 import { hashedKeyEntry } from '../src/http/api-keys.js';
 
 const notes = '# Weekly notes 周记 🚀\n\nSome **bold** text and a list:\n\n- first\n- second\n';
+
+/** The service that `cardwright serve` runs for this file, and the keys it reads. */
+interface Served {
+  baseUrl: string;
+  dataDir: string;
+  /** The two `cardwright keys create` runs that saved keys in its data folder before it started. */
+  keysCreated: CliResult[];
+  /** A key it accepts (the first one created). */
+  key: string;
+  generate(body: unknown, headers?: Record<string, string>): ReturnType<typeof postJson>;
+  stderr(): string;
+  /** True while the process runs. */
+  running(): boolean;
+  /** Sends SIGTERM and answers the exit code. */
+  stop(): Promise<number | null>;
+}
+
+let served: Promise<Served> | undefined;
+
+/**
+ * One `cardwright serve` for the whole file, started when a test first needs a service: starting
+ * a service costs some 8 s of CPU, and the tests that need one (the keys it reads, the API's cards
+ * beside the CLI's, --remote, serve itself) need nothing of it but its default settings and a key.
+ * Its data folder holds two keys that `cardwright keys create` saved before it started. The serve
+ * test, last in this file, stops it.
+ */
+function servedService(): Promise<Served> {
+  served ??= startServed();
+  return served;
+}
+
+after(async () => {
+  const service = await served?.catch(() => undefined);
+  if (service?.running()) await service.stop();
+  if (service) fs.rmSync(service.dataDir, { recursive: true, force: true });
+});
+
+async function startServed(): Promise<Served> {
+  const dataDir = temporaryDir();
+  const keysCreated = [await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } }), await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } })];
+  const key = keysCreated[0]!.stdout.trim();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
+    // No API_KEYS (cleanEnv drops it): the service reads the keys saved in DATA_DIR. One Markdown
+    // worker, as startService gives the in-process services: each loads the whole pipeline.
+    env: { ...cleanEnv(), DATA_DIR: dataDir, PUBLIC_BASE_URL: baseUrl, LOG_LEVEL: 'warn', MARKDOWN_THREADS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  let running = true;
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      running = false;
+      resolve(code);
+    }),
+  );
+  // Start-up launches Chromium: allow a minute on a busy machine.
+  let themes: Response | undefined;
+  for (let attempt = 0; attempt < 600 && !themes && running; attempt++) {
+    themes = await fetch(`${baseUrl}/api/themes`).catch(() => undefined);
+    if (!themes) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!themes) {
+    child.kill('SIGKILL');
+    throw new Error(`cardwright serve did not answer within 60 s; it wrote: ${stderr}`);
+  }
+  return {
+    baseUrl,
+    dataDir,
+    keysCreated,
+    key,
+    generate: (body, headers = {}) => postJson(baseUrl, '/api/generate', body, { 'x-api-key': key, ...headers }),
+    stderr: () => stderr,
+    running: () => running,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
 
 describe('cardwright render', () => {
   let dir: string;
@@ -55,19 +138,15 @@ describe('cardwright render', () => {
     assert.ok(files.length >= 3, `${files.length} cards`);
     assert.deepEqual(files, files.map((_, i) => path.join('split', `long-${i + 1}.png`)));
 
-    const service = await startService();
-    try {
-      const { status, json } = await service.generate({ markdown: long, theme: 'pop-art', themeMode: 'mint-mode', splitMode: 'autoSplit', width: 440, height: 586, format: 'png', scale: 2 });
-      assert.equal(status, 200);
-      assert.equal(json.images.length, files.length, 'as many cards as the API makes');
-      for (const [index, image] of json.images.entries()) {
-        const fromCli = decodePng(fs.readFileSync(path.join(dir, files[index]!)));
-        const fromApi = decodePng((await download(image.url)).bytes);
-        assert.deepEqual([fromCli.width, fromCli.height], [880, 1172]);
-        assert.equal(differingFraction(fromCli, fromApi), 0, `card ${index + 1} is the API's card`);
-      }
-    } finally {
-      await service.close();
+    const service = await servedService();
+    const { status, json } = await service.generate({ markdown: long, theme: 'pop-art', themeMode: 'mint-mode', splitMode: 'autoSplit', width: 440, height: 586, format: 'png', scale: 2 });
+    assert.equal(status, 200);
+    assert.equal(json.images.length, files.length, 'as many cards as the API makes');
+    for (const [index, image] of json.images.entries()) {
+      const fromCli = decodePng(fs.readFileSync(path.join(dir, files[index]!)));
+      const fromApi = decodePng((await download(image.url)).bytes);
+      assert.deepEqual([fromCli.width, fromCli.height], [880, 1172]);
+      assert.equal(differingFraction(fromCli, fromApi), 0, `card ${index + 1} is the API's card`);
     }
   });
 
@@ -81,20 +160,16 @@ describe('cardwright render', () => {
     assert.equal(several.code, 2);
     assert.match(several.stderr, /several with --remote/);
 
-    const service = await startService();
-    try {
-      const env = { CARDWRIGHT_URL: service.baseUrl, CARDWRIGHT_API_KEY: testApiKey };
-      const args = ['render', 'first.md', 'second.md', '--remote', '-o', 'remote', '--split', 'hrSplit', '-w', '200', '--height', '200', '--scale', '1'];
-      const { code, stdout, stderr } = await runCli(args, { cwd: dir, env });
-      assert.equal(code, 0, stderr);
-      const files = ['first-1.png', 'second-1.png', 'second-2.png'].map((name) => path.join('remote', name));
-      assert.deepEqual(stdout.trim().split('\n'), files);
-      for (const file of files) {
-        const png = decodePng(fs.readFileSync(path.join(dir, file)));
-        assert.deepEqual([png.width, png.height], [200, 200], file);
-      }
-    } finally {
-      await service.close();
+    const service = await servedService();
+    const env = { CARDWRIGHT_URL: service.baseUrl, CARDWRIGHT_API_KEY: service.key };
+    const args = ['render', 'first.md', 'second.md', '--remote', '-o', 'remote', '--split', 'hrSplit', '-w', '200', '--height', '200', '--scale', '1'];
+    const { code, stdout, stderr } = await runCli(args, { cwd: dir, env });
+    assert.equal(code, 0, stderr);
+    const files = ['first-1.png', 'second-1.png', 'second-2.png'].map((name) => path.join('remote', name));
+    assert.deepEqual(stdout.trim().split('\n'), files);
+    for (const file of files) {
+      const png = decodePng(fs.readFileSync(path.join(dir, file)));
+      assert.deepEqual([png.width, png.height], [200, 200], file);
     }
   });
 
@@ -249,46 +324,38 @@ describe('cardwright themes', () => {
 
 describe('cardwright keys create', () => {
   it('saves a new key where the service reads it, and the service accepts it', async () => {
-    const dataDir = temporaryDir();
-    try {
-      const { code, stdout, stderr } = await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } });
-      assert.equal(code, 0, stderr);
-      const key = stdout.trim();
-      assert.match(key, /^cw_[\w-]{32}$/);
-      const file = path.join(dataDir, 'api-keys.txt');
-      assert.match(stderr, new RegExp(`Saved in ${file.replaceAll('.', '\\.')}; a running service accepts it`));
-      assert.ok(fs.readFileSync(file, 'utf8').split('\n').includes(key));
-      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+    // The file's service: two keys were saved in its data folder by `cardwright keys create`, then it started.
+    const service = await servedService();
+    const [created, createdAgain] = service.keysCreated as [CliResult, CliResult];
+    assert.equal(created.code, 0, created.stderr);
+    const key = created.stdout.trim();
+    assert.match(key, /^cw_[\w-]{32}$/);
+    const file = path.join(service.dataDir, 'api-keys.txt');
+    assert.match(created.stderr, new RegExp(`Saved in ${file.replaceAll('.', '\\.')}; a running service accepts it`));
+    assert.ok(fs.readFileSync(file, 'utf8').split('\n').includes(key));
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 
-      const second = (await runCli(['keys', 'create'], { env: { DATA_DIR: dataDir } })).stdout.trim();
-      assert.notEqual(second, key);
+    const second = createdAgain.stdout.trim();
+    assert.notEqual(second, key);
 
-      const service = await startService({ DATA_DIR: dataDir, API_KEYS: '' });
-      try {
-        assert.equal((await service.generate({ markdown: '# key one' }, { 'x-api-key': key })).status, 200);
-        assert.equal((await service.generate({ markdown: '# key two' }, { 'x-api-key': second })).status, 200);
-        assert.equal((await service.generate({}, { 'x-api-key': 'cw_not-a-key-000000000000' })).status, 401);
+    assert.equal((await service.generate({ markdown: '# key one' }, { 'x-api-key': key })).status, 200);
+    assert.equal((await service.generate({ markdown: '# key two' }, { 'x-api-key': second })).status, 200);
+    assert.equal((await service.generate({}, { 'x-api-key': 'cw_not-a-key-000000000000' })).status, 401);
 
-        // A key created while the service runs, saved as a digest only, works without a restart.
-        const hashed = await runCli(['keys', 'create', '--hashed'], { env: { DATA_DIR: dataDir } });
-        assert.equal(hashed.code, 0, hashed.stderr);
-        const third = hashed.stdout.trim();
-        assert.match(hashed.stderr, /Its SHA-256 digest is saved in/);
-        const lines = fs.readFileSync(file, 'utf8').split('\n');
-        assert.ok(!lines.includes(third), 'the key file holds no secret for a hashed key');
-        assert.ok(lines.some((line) => /^sha256:[0-9a-f]{64}$/.test(line)));
-        let status = 0;
-        for (let attempt = 0; attempt < 30 && status !== 200; attempt++) {
-          status = (await service.generate({ markdown: '# key three' }, { 'x-api-key': third })).status;
-          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-        }
-        assert.equal(status, 200, 'the new key is accepted within 6 s');
-      } finally {
-        await service.close();
-      }
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
+    // A key created while the service runs, saved as a digest only, works without a restart.
+    const hashed = await runCli(['keys', 'create', '--hashed'], { env: { DATA_DIR: service.dataDir } });
+    assert.equal(hashed.code, 0, hashed.stderr);
+    const third = hashed.stdout.trim();
+    assert.match(hashed.stderr, /Its SHA-256 digest is saved in/);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    assert.ok(!lines.includes(third), 'the key file holds no secret for a hashed key');
+    assert.ok(lines.some((line) => /^sha256:[0-9a-f]{64}$/.test(line)));
+    let status = 0;
+    for (let attempt = 0; attempt < 30 && status !== 200; attempt++) {
+      status = (await service.generate({ markdown: '# key three' }, { 'x-api-key': third })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
     }
+    assert.equal(status, 200, 'the new key is accepted within 6 s');
   });
 
   it('appends to API_KEYS_FILE, and refuses when API_KEYS alone decides', async () => {
@@ -341,43 +408,14 @@ describe('cardwright keys create', () => {
 
 describe('cardwright serve', () => {
   it('starts the service, which answers until it is stopped', async () => {
-    const dataDir = temporaryDir();
-    const port = await freePort();
-    const child = spawn(process.execPath, [cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'], {
-      env: { ...cleanEnv(), DATA_DIR: dataDir, API_KEYS: 'serve-key-0123456789abcdef', LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    let running = true;
-    const exited = new Promise<number | null>((resolve) =>
-      child.on('close', (code) => {
-        running = false;
-        resolve(code);
-      }),
-    );
-    let themes: Response | undefined;
-    try {
-      // Start-up launches Chromium: allow a minute on a busy machine.
-      for (let attempt = 0; attempt < 600 && !themes && running; attempt++) {
-        themes = await fetch(`http://127.0.0.1:${port}/api/themes`).catch(() => undefined);
-        if (!themes) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      assert.ok(themes, `the service answered within 60 s; it wrote: ${stderr}`);
-      assert.equal(themes.status, 200);
-      const generated = await fetch(`http://127.0.0.1:${port}/api/generate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': 'serve-key-0123456789abcdef' },
-        body: '{}',
-      });
-      assert.equal(generated.status, 200);
-    } finally {
-      child.kill('SIGTERM');
-      const code = await exited;
-      // A service that never came up has already failed above; one that did must stop cleanly.
-      if (themes) assert.equal(code, 0, 'a stopped service exits cleanly');
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    // The file's service (the tests above used it); stopped here, last.
+    const service = await servedService();
+    assert.ok(service.running(), `the service is running; it wrote: ${service.stderr()}`);
+    const themes = await fetch(`${service.baseUrl}/api/themes`);
+    assert.equal(themes.status, 200);
+    const generated = await service.generate({});
+    assert.equal(generated.status, 200);
+    assert.equal(await service.stop(), 0, 'a stopped service exits cleanly');
   });
 
   it('rejects a bad port with exit code 2', async () => {

@@ -77,10 +77,12 @@ describe('for creators', () => {
         })`);
 
   /**
-   * `script` evaluated in the render page once the cards of a request are laid out; `capture: false`
-   * stops the render there (its beforeCapture hook ends it), for a test of the layout alone.
+   * `script` evaluated in the render page once the cards of a request are laid out. The render
+   * stops there (its beforeCapture hook ends it): the tests read the layout, which capturing the
+   * cards does not change (a capture only sizes the viewport to the card and scrolls to it), and
+   * the captures took most of their time.
    */
-  async function inRenderedPage<T>(body: Record<string, unknown>, script: string, { capture = true } = {}): Promise<T> {
+  async function inRenderedPage<T>(body: Record<string, unknown>, script: string): Promise<T> {
     const { request } = checkRequest(body);
     // The service's own remote-image rules: only the test's image server is allowed.
     const remoteImages = new RemoteImageFetcher({ policy: 'allowlist', allowlist: [`127.0.0.1:${images.port}`] });
@@ -89,7 +91,7 @@ describe('for creators', () => {
     return service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
       const laidOut = new Error('laid out');
       await renderCards(page, { ...request, theme: prepared.theme, mode: prepared.mode, creator: prepared.creator, contentHtml: prepared.html, format: 'webp', scale: 1 }, undefined, () => {
-        if (!capture) throw laidOut;
+        throw laidOut;
       }).catch((error: unknown) => {
         if (error !== laidOut) throw error;
       });
@@ -160,7 +162,7 @@ describe('for creators', () => {
         const label = `${theme.id}${mode ? ` ${mode}` : ''} ${width}×${height} ${position}`;
         const fontScale = width === 200 ? layoutFontScale({ width, height, fontScale: 1 }) : 2.8;
         const body = { markdown, theme: theme.id, themeMode: mode, width, height, fontScale, splitMode: 'autoSplit', watermark: { text: '@xiaoman 小满', position } };
-        const cards = await inRenderedPage<MarkedCard[]>(body, script, { capture: false });
+        const cards = await inRenderedPage<MarkedCard[]>(body, script);
         assert.deepEqual(cards.map((card) => card.kind), ['cover', 'content', 'end'], label);
         for (const card of cards) {
           const where = `${label} ${card.kind}`;

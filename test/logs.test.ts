@@ -24,9 +24,11 @@ async function serveOutput(env: Record<string, string>, onTerminal: boolean): Pr
   const dataDir = temporaryDir();
   const port = await freePort();
   const command = [process.execPath, cliBin, 'serve', '--port', String(port), '--host', '127.0.0.1'];
+  // One Markdown worker: each loads the whole Markdown pipeline, and the log is the same with one.
+  const serviceEnv = { ...cleanEnv(), MARKDOWN_THREADS: '1', ...env, DATA_DIR: dataDir };
   const child = onTerminal
-    ? spawn('script', ['-qfec', command.join(' '), '/dev/null'], { env: { ...cleanEnv(), ...env, DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'pipe'] })
-    : spawn(command[0]!, command.slice(1), { env: { ...cleanEnv(), ...env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn('script', ['-qfec', command.join(' '), '/dev/null'], { env: serviceEnv, stdio: ['pipe', 'pipe', 'pipe'] })
+    : spawn(command[0]!, command.slice(1), { env: serviceEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -23,6 +23,19 @@ function assertErrorShape(json: any, label: string): void {
   assert.equal(typeof json.requestId, 'string');
 }
 
+/**
+ * 'two services in one process' and 'health, readiness and metrics' need a service with the same
+ * settings (two render pages, one Markdown worker): they share one, which saves a start. The
+ * health tests count what their own requests added; their last test drains it, and it is closed
+ * when the file ends.
+ */
+let defaultService: Promise<RunningService> | undefined;
+const sharedDefaultService = () => {
+  defaultService ??= startService({ RENDER_CONCURRENCY: '2', MARKDOWN_THREADS: '1' });
+  return defaultService;
+};
+after(async () => (await defaultService?.catch(() => undefined))?.close());
+
 describe('admission: one renderer, a queue of one', () => {
   let service: RunningService;
   before(async () => {
@@ -80,9 +93,8 @@ describe('admission: one renderer, a queue of one', () => {
 describe('two services in one process', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ MARKDOWN_THREADS: '1' });
+    service = await sharedDefaultService();
   });
-  after(async () => service?.close());
 
   it('each keeps its own settings (its Markdown workers and their CPU budget), and one closing leaves the other working', async () => {
     const strict = await startService({ MARKDOWN_THREADS: '1', MARKDOWN_CPU_LIMIT_MS: '100' });
@@ -145,9 +157,8 @@ describe('deadline', () => {
 describe('health, readiness and metrics', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '2' });
+    service = await sharedDefaultService();
   });
-  after(async () => service.close());
 
   it('answers /health and /ready without a key', async () => {
     const health = await fetch(`${service.baseUrl}/health`);
@@ -158,6 +169,10 @@ describe('health, readiness and metrics', () => {
   });
 
   it('exposes request counts, histograms, queue, renders and storage in Prometheus format', async () => {
+    const { sampleOf } = await import('./helpers/metrics.js');
+    // The counts before this test's requests (the service is shared with an earlier test).
+    const textBefore = await (await fetch(`${service.baseUrl}/metrics`)).text();
+    const added = (text: string, name: string, labels: Record<string, string> = {}) => sampleOf(text, name, labels) - sampleOf(textBefore, name, labels);
     const ok = await service.generate({ markdown: '# metrics' });
     assert.equal(ok.status, 200);
     await service.generate({ width: 'wide' });
@@ -179,12 +194,11 @@ describe('health, readiness and metrics', () => {
     ]) {
       assert.match(text, new RegExp(`^${name}`, 'm'), name);
     }
-    const { sampleOf } = await import('./helpers/metrics.js');
-    assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '200' }), 1);
-    assert.equal(sampleOf(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '400' }), 1);
-    assert.equal(sampleOf(text, 'cardwright_images_stored_total'), 1);
-    assert.equal(sampleOf(text, 'cardwright_stored_bytes_total'), ok.json.images[0].bytes);
-    assert.equal(sampleOf(text, 'cardwright_render_duration_seconds_count', { outcome: 'ok' }), 1);
+    assert.equal(added(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '200' }), 1);
+    assert.equal(added(text, 'cardwright_http_requests_total', { route: '/api/generate', status: '400' }), 1);
+    assert.equal(added(text, 'cardwright_images_stored_total'), 1);
+    assert.equal(added(text, 'cardwright_stored_bytes_total'), ok.json.images[0].bytes);
+    assert.equal(added(text, 'cardwright_render_duration_seconds_count', { outcome: 'ok' }), 1);
     assert.equal(sampleOf(text, 'cardwright_queue_length'), 0);
     // Stored file names never become label values.
     assert.doesNotMatch(text, /nothing-here/);

@@ -219,34 +219,6 @@ describe('a browser or a renderer that stops answering', () => {
   });
 });
 
-describe('the previews\' own browser', () => {
-  let service: RunningService;
-  before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '1' });
-  });
-  after(async () => service.close());
-
-  it('starts only once the web page is opened: a service used only through the API runs one browser', async () => {
-    const renderer = service.app.cards.renderer;
-    assert.equal((await service.generate(distinctBody(1))).status, 200);
-    // Long past the moment the service is quiet, when spare pages are warmed.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    assert.equal(renderer.previewBrowserPid, undefined, 'no previews\' browser without the web page');
-    assert.deepEqual(browserChildrenOf(process.pid).map((browser) => browser.pid), [renderer.browserPid]);
-
-    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
-    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the web page opened the previews\' browser');
-    assert.notEqual(renderer.previewBrowserPid, renderer.browserPid);
-    const preview = await fetch(`${service.baseUrl}/api/preview`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ markdown: '# Typed in the editor', splitMode: 'autoSplit' }),
-    });
-    assert.equal(preview.status, 200, await preview.clone().text());
-    assert.equal(browserChildrenOf(process.pid).length, 2, 'the requests\' browser and the previews\' one');
-  });
-});
-
 describe('a browser that dies while it starts', () => {
   it('is launched again: the service starts and renders, and says so in its log', async () => {
     // A Chromium that crashes (SIGSEGV) the first time it is started, as one did at start-up on a
@@ -275,15 +247,58 @@ describe('a browser that dies while it starts', () => {
   });
 });
 
+/**
+ * The service of 'the previews' own browser', which 'closing the service' then closes: the first
+ * needs it fresh (no previews' browser yet), the second with both browsers running, as the first
+ * leaves it. One start instead of two.
+ */
+let twoBrowsersService: Promise<RunningService> | undefined;
+const serviceWithTwoBrowsers = () => {
+  twoBrowsersService ??= startService({ RENDER_CONCURRENCY: '1' });
+  return twoBrowsersService;
+};
+let twoBrowsersClosed = false;
+after(async () => {
+  if (!twoBrowsersClosed) await (await twoBrowsersService?.catch(() => undefined))?.close();
+});
+
+describe('the previews\' own browser', () => {
+  let service: RunningService;
+  before(async () => {
+    service = await serviceWithTwoBrowsers();
+  });
+
+  it('starts only once the web page is opened: a service used only through the API runs one browser', async () => {
+    const renderer = service.app.cards.renderer;
+    assert.equal((await service.generate(distinctBody(1))).status, 200);
+    // Long past the moment the service is quiet, when spare pages are warmed.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.equal(renderer.previewBrowserPid, undefined, 'no previews\' browser without the web page');
+    assert.deepEqual(browserChildrenOf(process.pid).map((browser) => browser.pid), [renderer.browserPid]);
+
+    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
+    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined, 20_000), 'the web page opened the previews\' browser');
+    assert.notEqual(renderer.previewBrowserPid, renderer.browserPid);
+    const preview = await fetch(`${service.baseUrl}/api/preview`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ markdown: '# Typed in the editor', splitMode: 'autoSplit' }),
+    });
+    assert.equal(preview.status, 200, await preview.clone().text());
+    assert.equal(browserChildrenOf(process.pid).length, 2, 'the requests\' browser and the previews\' one');
+  });
+});
+
 describe('closing the service', () => {
   it('leaves no Chromium process behind', async () => {
-    const service = await startService({ RENDER_CONCURRENCY: '2' });
+    const service = await serviceWithTwoBrowsers();
     const pid = service.app.cards.renderer.browserPid!;
     assert.equal((await service.generate(distinctBody(1))).status, 200);
     // The web page opened: the previews' browser starts too, and must go with the service.
     assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
     assert.ok(await eventually(() => service.app.cards.renderer.previewBrowserPid !== undefined, 20_000), 'the previews\' browser started');
     const previewsPid = service.app.cards.renderer.previewBrowserPid!;
+    twoBrowsersClosed = true;
     await service.close();
     assert.ok(await eventually(() => processesInGroups([pid, previewsPid]).length === 0, 5_000));
     assert.equal(browserChildrenOf(process.pid).length, 0);

@@ -60,6 +60,9 @@ async function spawnServer(env: Record<string, string> = {}): Promise<ServerProc
       API_KEYS_FILE: keyFile,
       API_KEYS: '',
       RENDER_CONCURRENCY: '1',
+      // One Markdown worker (the default is two): each loads the whole Markdown pipeline, and what
+      // is tested here (keys, signals, draining, the browser's end) does not depend on their number.
+      MARKDOWN_THREADS: '1',
       LOG_LEVEL: 'debug',
       ...env,
     },

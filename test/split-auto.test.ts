@@ -103,7 +103,8 @@ describe('autoSplit', () => {
 
   it('continues a long code block in its frame', async () => {
     const markdown = fixture('code-200');
-    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
+    // At scale 1, laid out and drawn: a pixel of the frame shows as well as at 2, in a quarter of the pixels.
+    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit', scale: 1 });
     const cards = layout.report!.cards;
     const continued = cards.filter((card) => /<pre[^>]*class="[^"]*\bsplit-continued/.test(card.html));
     const withCode = cards.slice(1).filter((card) => card.html.includes('<pre'));
@@ -111,11 +112,11 @@ describe('autoSplit', () => {
     assert.equal(continued.length, withCode.length, 'every card after the first that shows code continues the block');
     for (const card of continued) assert.match(card.html, /--split-first-line: \d+/);
 
-    const { json } = await service.generate({ markdown, splitMode: 'autoSplit' });
-    const pngs = await images(json, 880, 1172);
+    const { json } = await service.generate({ markdown, splitMode: 'autoSplit', scale: 1 });
+    const pngs = await images(json, 440, 586);
     // The code block's grey frame reaches the top of the content area of a continued card.
-    const top = Math.round(cards[1]!.contentTop * 2) + 4;
-    const [r, g, b] = pixel(pngs[1]!, 60, top);
+    const top = Math.round(cards[1]!.contentTop) + 2;
+    const [r, g, b] = pixel(pngs[1]!, 30, top);
     assert.ok(r < 250 && r > 225 && r === g && g === b, `frame colour at the top of card 2: ${r},${g},${b}`);
   });
 
@@ -147,7 +148,8 @@ describe('autoSplit', () => {
 
   it('scales an image taller than a card down to fit one card, keeping its proportions', async () => {
     const markdown = `# A tall picture\n\nIt is four times taller than the card.\n\n![tall](${pngDataUri(300, 2000)})\n\nText after the picture.`;
-    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
+    // At scale 1, laid out and drawn: the picture's bands (22 px tall on the card) show as well as at 2.
+    const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit', scale: 1 });
     assertWellSplit(layout, 'tall image');
     const cards = layout.report!.cards;
     const withImage = cards.filter((card) => card.boxes.some((box) => box.kind === 'img'));
@@ -158,13 +160,13 @@ describe('autoSplit', () => {
     assert.ok(height <= layout.report!.available && height > layout.report!.available * 0.8, `image height ${height}`);
     assert.ok(Math.abs(width / height - 300 / 2000) < 0.01, `proportions kept: ${width}×${height}`);
 
-    const { json } = await service.generate({ markdown, splitMode: 'autoSplit' });
-    const pngs = await images(json, 880, 1172);
+    const { json } = await service.generate({ markdown, splitMode: 'autoSplit', scale: 1 });
+    const pngs = await images(json, 440, 586);
     const cardIndex = cards.indexOf(withImage[0]!);
     // Its first (blue) and last (red) bands are both on that card: the whole picture is there.
-    const x = Math.round(((image.left + image.right) / 2) * 2);
-    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.top * 2) + 6), [30, 120, 200]);
-    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.bottom * 2) - 6), [220, 60, 60]);
+    const x = Math.round((image.left + image.right) / 2);
+    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.top) + 3), [30, 120, 200]);
+    assert.deepEqual(pixel(pngs[cardIndex]!, x, Math.round(image.bottom) - 3), [220, 60, 60]);
   });
 
   it('scales any other unbreakable block taller than a card down to fit one card', async () => {
@@ -181,11 +183,12 @@ describe('autoSplit', () => {
 
   it('ignores overHiddenMode: every card fits by construction', async () => {
     const markdown = fixture('mixed');
-    const plain = await service.generate({ markdown, splitMode: 'autoSplit' });
-    const hidden = await service.generate({ markdown, splitMode: 'autoSplit', overHiddenMode: true });
+    // At scale 1: the same cards are the same images at every scale, in a quarter of the pixels.
+    const plain = await service.generate({ markdown, splitMode: 'autoSplit', scale: 1 });
+    const hidden = await service.generate({ markdown, splitMode: 'autoSplit', overHiddenMode: true, scale: 1 });
     assert.equal(hidden.json.images.length, plain.json.images.length);
-    const [first] = await images(plain.json, 880, 1172);
-    const [firstHidden] = await images(hidden.json, 880, 1172);
+    const [first] = await images(plain.json, 440, 586);
+    const [firstHidden] = await images(hidden.json, 440, 586);
     assert.equal(differingFraction(first!, firstHidden!), 0);
   });
 

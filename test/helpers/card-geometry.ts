@@ -78,14 +78,23 @@ export interface GeometryRequest {
   scale?: number;
 }
 
-/**
- * Renders the request and reads back every card's geometry; with `fonts`, also Chromium's report
- * of the faces that drew every text run (CSS.getPlatformFontsForNode).
- */
+/** What to read besides the cards' geometry. */
+interface GeometryOptions {
+  /** Chromium's report of the faces that drew every text run (CSS.getPlatformFontsForNode). */
+  fonts?: boolean;
+  lines?: boolean;
+  /**
+   * false: the render stops once the cards are laid out, before any capture, and no image comes
+   * back (a 2,000×4,000 card's capture costs far more than its layout).
+   */
+  capture?: boolean;
+}
+
+/** Renders the request and reads back every card's geometry, and what `options` asks for. */
 export async function renderWithGeometry(
   service: Pick<RunningService, 'app'>,
   request: GeometryRequest,
-  options: { fonts?: boolean; lines?: boolean } = {},
+  options: GeometryOptions = {},
 ): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[]; blocks: BlockLines[] }> {
   return renderGeometryWith(service.app.cards, request, options);
 }
@@ -94,14 +103,15 @@ export async function renderWithGeometry(
 export async function renderGeometryWith(
   core: Pick<Cards, 'themes' | 'renderer'>,
   request: GeometryRequest,
-  options: { fonts?: boolean; lines?: boolean } = {},
+  options: GeometryOptions = {},
 ): Promise<{ images: RenderedImage[]; cards: CardGeometry[]; fonts: TextFonts[]; blocks: BlockLines[] }> {
   const { theme, mode } = core.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
   const size = { width: request.width ?? 440, height: request.height ?? 586, fontScale: request.fontScale ?? 1 };
   const fontScale = layoutFontScale(size);
+  const laidOut = new Error('laid out');
   return core.renderer.run(AbortSignal.timeout(120_000), async (page) => {
-    const images = await renderCards(page, {
+    const rendering = renderCards(page, {
       theme,
       mode,
       width: size.width,
@@ -114,6 +124,12 @@ export async function renderGeometryWith(
       splitMode: request.splitMode ?? 'noSplit',
       overHiddenMode: request.overHiddenMode ?? false,
       contentHtml: html,
+    }, undefined, () => {
+      if (options.capture === false) throw laidOut;
+    });
+    const images = await rendering.catch((error: unknown) => {
+      if (error !== laidOut) throw error;
+      return [];
     });
     const cards = await readGeometry(page, minTextPx);
     const fonts = options.fonts ? await textFonts(page) : [];
@@ -144,6 +160,17 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
   document.head.appendChild(probeStyle);
   const rect = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
   const px = (value: string) => parseFloat(value) || 0;
+  /**
+   * The topmost element at a point of the page. elementFromPoint sees only the viewport, which is
+   * as tall as the last card captured (or the layout's, when nothing was): the point is scrolled
+   * into it, and the page scrolled back, so every box read here stays in page coordinates.
+   */
+  const elementAt = (x: number, y: number) => {
+    window.scrollTo(Math.max(0, x - window.innerWidth / 2), Math.max(0, y - window.innerHeight / 2));
+    const hit = document.elementFromPoint(x - window.scrollX, y - window.scrollY);
+    window.scrollTo(0, 0);
+    return hit;
+  };
   const range = document.createRange();
   const wordPattern = /[\p{Script=Latin}\p{N}][\p{Script=Latin}\p{N}.,%]*/gu;
   const result = Array.from(document.querySelectorAll('#cards > .card'), (card, cardIndex) => {
@@ -190,7 +217,7 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
           const bottom = Math.min(line.bottom, d.bottom) - 1;
           if (left >= right || top >= bottom) continue;
           // On top of the text where the topmost thing hit is not the text's own element.
-          const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+          const hit = elementAt((left + right) / 2, (top + bottom) / 2);
           if (hit && !hit.closest('.card-content-inner')) covers.push(index);
         }
         return { ...d, soft, covers, wrapped, label };
