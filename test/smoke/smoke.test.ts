@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildIfStale } from '../helpers/build.js';
 import { cleanEnv, cliBin, runCli } from '../helpers/cli.js';
-import { decodePng, distinctColours, download, isPng } from '../helpers/images.js';
+import { decodePng, distinctColours, download, isPng, previewImage } from '../helpers/images.js';
 import { postJson } from '../helpers/post-json.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from '../helpers/service.js';
 
@@ -45,10 +45,11 @@ describe(`smoke test on Node ${process.version}`, () => {
     assert.equal(status, 200, JSON.stringify(json));
     const html: string = json.cards[0].html;
     assert.doesNotMatch(html, /diagram-error/);
-    const picture = /<figure class="diagram"><img src="data:image\/png;base64,([^"]+)"[^>]* alt="([^"]*)">/.exec(html);
+    // Shown by address: the preview's own copy of the drawn image.
+    const picture = /<figure class="diagram"><img src="(\/api\/preview\/images\/[0-9a-f]{40})"[^>]* alt="([^"]*)">/.exec(html);
     assert.ok(picture, 'the diagram is a picture');
     assert.match(picture[2]!, /^Flowchart/);
-    assert.ok(distinctColours(decodePng(Buffer.from(picture[1]!, 'base64'))) > 10, 'the diagram is drawn');
+    assert.ok(distinctColours(decodePng(await previewImage(service.baseUrl, picture[1]!))) > 10, 'the diagram is drawn');
   });
 
   it('runs the MCP server, which renders through the service', async () => {
