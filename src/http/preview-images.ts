@@ -8,10 +8,10 @@
 // Each replica keeps the images it made in memory; with REDIS_URL they are also written to Redis
 // for the same time, so the web page's next request may reach any replica. Redis is a help here
 // as everywhere: when it is down, a replica serves what it made itself.
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { ImageLinker } from '../cards/index.js';
+import { imageId } from '../cards/render/page-images.js';
 import type { SharedRedis } from '../shared-state/redis.js';
 import { HttpError } from './http-errors.js';
 
@@ -46,7 +46,7 @@ export class PreviewImages {
    * same in the previous keystroke's preview) is kept for the full time again from now.
    */
   readonly link: ImageLinker = async ({ mimeType, bytes }) => {
-    const id = createHash('sha1').update(bytes).digest('hex');
+    const id = imageId(bytes);
     const known = this.kept.has(id);
     this.kept.set(id, { mimeType, bytes });
     if (this.redis) {

@@ -9,6 +9,9 @@ import type { ImageLinker } from '../markdown/answer-asks.js';
 /** Where, on the render page's own origin, the images of its request are. */
 const imagesPath = '/request-images/';
 
+/** An image's id, here and at the previews' own addresses (src/http/preview-images.ts): the SHA-1 of its bytes. */
+export const imageId = (bytes: Buffer): string => createHash('sha1').update(bytes).digest('hex');
+
 interface PageImage {
   mimeType: string;
   bytes: Buffer;
@@ -29,7 +32,7 @@ export class PageImages {
 
   /** Keeps an image and answers its address: the published one, or a path on the render page's origin. */
   readonly link: ImageLinker = async (image) => {
-    const id = createHash('sha1').update(image.bytes).digest('hex');
+    const id = imageId(image.bytes);
     this.byId.set(id, { mimeType: image.mimeType, bytes: image.bytes });
     return this.published ? this.published(image) : `${imagesPath}${id}`;
   };
