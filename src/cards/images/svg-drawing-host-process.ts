@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { yieldToRequests } from '../background-priority.js';
+import { endWithParent } from './end-with-parent.js';
 import type { DrawingOptions, HostAnswer, HostMessage } from './svg-drawing-host.js';
 
 // From source (tsx) this module is .ts and so is the drawing's script; from dist/ both are .js.
@@ -64,12 +65,7 @@ process.on('message', (message: HostMessage) => {
   else drawings.get(message.id)?.kill('SIGKILL');
 });
 
-// Killed rather than exited, like the drawings: nothing here needs an orderly end.
-const endWithService = () => {
+// The drawings would end with this host anyway; killed first, they end at once.
+endWithParent(() => {
   for (const child of drawings.values()) child.kill('SIGKILL');
-  process.kill(process.pid, 'SIGKILL');
-};
-process.once('disconnect', endWithService);
-if (!process.connected) endWithService();
-const service = process.ppid;
-setInterval(() => process.ppid !== service && endWithService(), 250).unref();
+});

@@ -5,16 +5,10 @@
 // The drawing host that started this drawing (svg-drawing-host-process.ts) holds its IPC channel:
 // when the host dies (even by SIGKILL, which lets it kill nothing, as when the service dies and the
 // host with it) the channel closes, and the drawing ends with it instead of holding a core for
-// minutes. librsvg draws on a libuv thread, so this event loop still hears it.
-// A host that died while this process was still loading closed the channel before anyone
-// listened (process.connected tells), and a parent that is gone leaves this process to another
-// (its ppid changes): either ends the drawing too.
-// Killed rather than exited: process.exit waits at libvips' shutdown for the drawing under way.
-const endWithParent = () => process.kill(process.pid, 'SIGKILL');
-process.once('disconnect', endWithParent);
-if (!process.connected) endWithParent();
-const parent = process.ppid;
-setInterval(() => process.ppid !== parent && endWithParent(), 250).unref();
+// minutes (end-with-parent.ts). librsvg draws on a libuv thread, so this event loop still hears it.
+import { endWithParent } from './end-with-parent.js';
+
+endWithParent();
 // The open channel would keep this process alive after the PNG is written.
 process.channel?.unref();
 
