@@ -235,6 +235,11 @@ describe('web page', () => {
       await page.locator('#markdown').fill(Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} of a long text that needs several cards.`).join('\n\n'));
       await page.locator('input[name="splitMode"][value="autoSplit"]').check();
       await waitForPreview(page, { tag: 'IMG', width: 500, height: 500 });
+      // The cards' images come by address (GET /api/preview/images/:id): read once they have loaded.
+      await page.waitForFunction(() => {
+        const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
+        return Array.from(frame.contentDocument!.querySelectorAll<HTMLImageElement>('#cards > img')).every((img) => img.complete);
+      });
       const sizes = await page.evaluate(() => {
         const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
         return Array.from(frame.contentDocument!.querySelectorAll('#cards > img'), (img) => {
