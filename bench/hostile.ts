@@ -8,8 +8,9 @@
 // to the baseline with no attack, /health's worst answer, and the generating client's p50/p95.
 // It measures; it asserts nothing.
 //
-// Knobs: BASELINE_SECONDS (default 5), SUSTAIN_SECONDS (default 8) and any service variable
-// (MARKDOWN_THREADS, MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
+// Knobs: BASELINE_SECONDS (default 5), SUSTAIN_SECONDS (default 8), ATTACKS (only the attacks whose
+// name contains this text, e.g. ATTACKS=diagrams) and any service variable (MARKDOWN_THREADS,
+// MARKDOWN_CPU_LIMIT_MS, ...) passed through to the service.
 import http from 'node:http';
 import net from 'node:net';
 import { benchApiKey, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
@@ -18,6 +19,7 @@ import { bigDiagramsDocument, heavyFenceDocument, slowFilterSvgsDocument, slowIm
 
 const baselineSeconds = Number(process.env.BASELINE_SECONDS ?? 5);
 const sustainSeconds = Number(process.env.SUSTAIN_SECONDS ?? 8);
+const attacksNamed = process.env.ATTACKS ?? '';
 /**
  * The attacker's and the normal client's addresses, as the proxy in front of the service reports
  * them. Each attack comes from an address of its own, so none starts with a budget an earlier
@@ -177,6 +179,7 @@ async function main(): Promise<void> {
     const quietP95 = percentile(quiet.preview, 95);
     row(['(none: baseline)', '', '', latencies(quiet.preview), worst(quiet.health), latencies(quiet.generate)]);
     for (const [index, attack] of attacks.entries()) {
+      if (!attack.name.includes(attacksNamed)) continue;
       attacker = { 'x-forwarded-for': `203.0.113.${index + 1}` };
       const client = normalClient(service);
       const started = performance.now();

@@ -13,7 +13,7 @@ import { findChromium } from '../src/cards/render/chromium-executable.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
-import { browserChildrenOf, eventually, processesInGroups, stopProcess } from './helpers/processes.js';
+import { browserChildrenOf, eventually, processesInGroups, stopProcess, threadNiceValues } from './helpers/processes.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 const palette: Array<[number, number, number]> = [
@@ -286,6 +286,18 @@ describe('the previews\' own browser', () => {
     });
     assert.equal(preview.status, 200, await preview.clone().text());
     assert.equal(browserChildrenOf(process.pid).length, 2, 'the requests\' browser and the previews\' one');
+  });
+
+  it('runs no Chromium thread above the service\'s priority, so none can starve the thread that answers requests', async () => {
+    // Run as root here: Chromium would raise its UI, IO and compositor threads to nice -8.
+    const renderer = service.app.cards.renderer;
+    const ownNice = os.getPriority();
+    for (const browser of [renderer.browserPid!, renderer.previewBrowserPid!]) {
+      const threads = threadNiceValues(browser);
+      assert.ok(threads.length > 20, `found the threads of browser ${browser}`);
+      const above = threads.filter((thread) => thread.nice < ownNice);
+      assert.deepEqual(above, [], `threads of browser ${browser} above the service's nice ${ownNice}`);
+    }
   });
 });
 

@@ -66,3 +66,27 @@ export async function stopProcess(pid: number): Promise<void> {
   const stopped = await eventually(() => ['T', 'Z', undefined].includes(state()), 5_000);
   assert.ok(stopped, `process ${pid} did not stop`);
 }
+
+/** The nice value of every thread of every live process in `group`, with the thread's name. */
+export function threadNiceValues(group: number): Array<{ pid: number; thread: string; nice: number }> {
+  const threads: Array<{ pid: number; thread: string; nice: number }> = [];
+  for (const { pid } of processesInGroups([group])) {
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited while we looked
+    }
+    for (const task of tasks) {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+        // After "(comm)": state is field 3 of stat(5), nice field 19.
+        const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        threads.push({ pid, thread: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice });
+      } catch {
+        // exited while we looked
+      }
+    }
+  }
+  return threads;
+}

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import type { Browser, CDPSession } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
+import { launchAtServicePriority } from './chromium-priority.js';
 import { findProcessWithArgument, isStopped, processGroup, processStat } from './process-table.js';
 
 // Playwright is a CommonJS package: imported from ESM, Node scans its modules' source for their
@@ -75,12 +76,14 @@ export class BrowserInstance {
    */
   static async launch(chromiumPath: string | undefined, generation: number, log: Logger): Promise<BrowserInstance> {
     const executable = await findChromium(chromiumPath);
+    const launch = launchAtServicePriority(executable.path);
     const started = performance.now();
     // A marker no other process carries, to find this browser's process id in /proc.
     const marker = `--cardwright-browser=${randomUUID()}`;
     const browser = await launchWithRetries(() =>
       chromium.launch({
-        executablePath: executable.path,
+        executablePath: launch.path,
+        env: launch.env,
         args: [...chromiumArgs, marker],
         chromiumSandbox: false,
         handleSIGINT: false,
