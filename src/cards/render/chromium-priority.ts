@@ -30,7 +30,19 @@ export interface ChromiumLaunch {
 
 export function launchAtServicePriority(executablePath: string): ChromiumLaunch {
   if (!mayRaisePriority() || !fs.existsSync(setprivPath)) return { path: executablePath };
-  return { path: writeWrapper(), env: { ...process.env, [executableVariable]: executablePath } };
+  const wrapper = writeWrapper();
+  // A temporary directory mounted noexec cannot run it: Chromium then starts as it would anyway.
+  if (!executable(wrapper)) return { path: executablePath };
+  return { path: wrapper, env: { ...process.env, [executableVariable]: executablePath } };
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
