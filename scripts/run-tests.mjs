@@ -4,19 +4,24 @@
 // - each group of `sharedServiceGroups` runs in one process (test/helpers/one-process.ts), whose
 //   files share one warm service with the default settings instead of each starting and warming
 //   its own;
-// - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them;
+// - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them but
+//   the files of `besideAlone` (no timing, no waiting), which run at a low priority in the CPU the
+//   former leave idle;
 // - every other file runs in a process of its own, two at a time.
+//
+// With --checks (`npm test`), the type check and the linters run beside the build, on the core the
+// build leaves idle, instead of before it; a check that fails fails the run.
 //
 // dist/ is built once, before any file starts (the CLI and cluster tests run the built service),
 // and the TypeScript of src/ and test/ is compiled once into .test-build/ (compile-tests.mjs): the
 // processes run JavaScript, not each its own tsx.
 // Each file's output is printed whole when it ends, then every file's time, slowest first, and the
 // totals. `node scripts/run-tests.mjs test/a.test.ts …` runs just those files, in the same lanes.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
+import { besideAlone, runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
 import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,11 +29,15 @@ const startedAt = Date.now();
 /** How long one process may run before it is stopped and counted as failed: a hang must not eat CI's time. */
 const processTimeLimitMs = 20 * 60_000;
 const parallelProcesses = 2;
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The totals the spec reporter closes with ("ℹ pass 12"). */
 const countNames = ['tests', 'pass', 'fail', 'cancelled', 'skipped', 'todo'];
 
 const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
+const withChecks = args.includes('--checks');
+/** The priority of the files beside those that run alone: about a tenth of a busy core's share. */
+const besideAloneNiceness = 10;
 const named = args.filter((arg) => !arg.startsWith('--'));
 const allFiles = fs
   .readdirSync(path.join(root, 'test'))
@@ -36,15 +45,20 @@ const allFiles = fs
   .map((name) => `test/${name}`)
   .sort();
 const sharing = sharedServiceGroups.flat();
-for (const listed of [...runAlone, ...sharing, ...unitFiles, ...startFirst]) {
+for (const listed of [...runAlone, ...besideAlone, ...sharing, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
 
+const results = [];
+// Started first and not waited for: they read the sources only, and take the core the build leaves.
+const checking = Promise.all(
+  (withChecks ? ['typecheck', 'lint'] : []).map((script) => runJob({ name: `npm run ${script}`, files: [], check: true, command: ['run', script], program: npm })),
+).then((checks) => results.push(...checks));
 if (!unitOnly) {
   // Built once here, so no test file builds it again (and two never build it at the same time).
-  const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) fail('the build failed');
+  const status = await new Promise((resolve) => spawn(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: root, stdio: 'inherit' }).on('close', resolve));
+  if (status !== 0) fail('the build failed');
 }
 // The sources and tests compiled once to JavaScript, instead of through tsx in every process.
 await compileTests();
@@ -57,18 +71,23 @@ const node = ['--enable-source-maps'];
 const jobs = [];
 for (const group of sharedServiceGroups) {
   const shared = files.filter((file) => group.includes(file));
-  if (shared.length > 0) jobs.push({ files: shared, alone: false, command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
+  if (shared.length > 0) jobs.push({ files: shared, lane: 'two', command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
 }
 // The slow files first (after the shared processes, the longest of all), then the rest in name order.
 const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
 const ownProcess = files.filter((candidate) => !sharing.includes(candidate)).sort((a, b) => rank(a) - rank(b));
 for (const file of ownProcess) {
-  jobs.push({ files: [file], alone: runAlone.includes(file), command: [...node, '--test', '--test-reporter=spec', compiled(file)] });
+  // The unit lane has no files that run alone: its files all run two at a time.
+  const lane = unitOnly ? 'two' : runAlone.includes(file) ? 'alone' : besideAlone.includes(file) ? 'beside' : 'two';
+  const command = [...node, '--test', '--test-reporter=spec', compiled(file)];
+  // nice(1) rather than renicing after the start: every thread the process ever makes inherits it.
+  if (lane === 'beside') jobs.push({ files: [file], lane, program: 'nice', command: ['-n', String(besideAloneNiceness), process.execPath, ...command] });
+  else jobs.push({ files: [file], lane, command });
 }
 
-const results = [];
-await runInLanes(jobs.filter((job) => !job.alone), parallelProcesses);
-await runInLanes(jobs.filter((job) => job.alone), 1);
+await runInLanes(jobs.filter((job) => job.lane === 'two'), parallelProcesses);
+await Promise.all([runInLanes(jobs.filter((job) => job.lane === 'alone'), 1), runInLanes(jobs.filter((job) => job.lane === 'beside'), 1)]);
+await checking;
 summarize();
 
 async function runInLanes(queue, lanes) {
@@ -82,7 +101,7 @@ async function runInLanes(queue, lanes) {
 function runJob(job) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, job.command, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(job.program ?? process.execPath, job.command, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -103,12 +122,16 @@ function runJob(job) {
       const counts = countsOf(output);
       const problem = timedOut
         ? `stopped after ${processTimeLimitMs / 60_000} minutes`
-        : counts === undefined
+        : job.check
+          ? code === 0
+            ? undefined
+            : `failed (${signal ?? `code ${code}`})`
+          : counts === undefined
           ? `ended (${signal ?? `code ${code}`}) without a summary of its tests`
           : code !== 0 && counts.fail === 0
             ? `ended with code ${code} although no test failed`
             : undefined;
-      const name = job.files.length === 1 ? job.files[0] : `${job.files.length} files in one process`;
+      const name = job.name ?? (job.files.length === 1 ? job.files[0] : `${job.files.length} files in one process`);
       process.stdout.write(`\n━━━ ${name} (${seconds.toFixed(1)} s)\n${output}`);
       if (problem) process.stdout.write(`✖ ${name} ${problem}\n`);
       resolve({ job, seconds, counts: counts ?? emptyCounts(), problem, perFile: perFileTimes(job, output, seconds) });
@@ -159,13 +182,14 @@ function summarize() {
   const sharedProcesses = results.filter((result) => result.job.files.length > 1);
   console.log('\nTest files by time, slowest first (* = in a process that shares one service):');
   for (const { file, seconds, shared: inShared } of perFile) console.log(`${seconds.toFixed(1).padStart(8)} s  ${inShared ? '*' : ' '} ${file}`);
+  for (const check of results.filter((result) => result.job.check)) console.log(`${check.job.name} took ${check.seconds.toFixed(1)} s, beside the build and the first files.`);
   for (const shared of sharedProcesses) console.log(`A shared process took ${shared.seconds.toFixed(1)} s for ${shared.job.files.length} files, start and close included.`);
   console.log(`\n${results.length} processes, ${files.length} files, ${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`);
   // .ci/run sets this, so its log says what the whole run took, the install included.
   const ciStartedAt = Number(process.env.CARDWRIGHT_CI_STARTED_AT);
   if (ciStartedAt > 0) console.log(`.ci/run has taken ${Math.round(Date.now() / 1000 - ciStartedAt)} s so far (install, type-check and lint included)`);
   for (const name of countNames) console.log(`ℹ ${name} ${totals[name]}`);
-  for (const { job, problem } of problems) console.log(`✖ ${job.files.join(', ')}: ${problem}`);
+  for (const { job, problem } of problems) console.log(`✖ ${job.name ?? job.files.join(', ')}: ${problem}`);
   const failed = totals.fail + totals.cancelled + problems.length;
   console.log(`${totals.pass} passed, ${failed} failed, ${totals.skipped} skipped`);
   process.exitCode = failed > 0 ? 1 : 0;

@@ -54,6 +54,30 @@ export const runAlone = [
   'test/ops-process.test.ts',
 ];
 
+/**
+ * Files that measure no time and wait on nothing: they run one after the other at a low priority
+ * (nice 10) beside the files of `runAlone`, in the CPU those leave idle (a fifth to a third of the
+ * machine there), instead of taking a turn in the two-at-a-time lane. At nice 10 they take about a
+ * tenth of what a file running alone leaves them when it keeps both cores busy.
+ */
+export const besideAlone = [
+  'test/build-if-stale.test.ts',
+  'test/cjk-phrases.test.ts',
+  'test/client-turns.test.ts',
+  'test/code-fingerprint.test.ts',
+  'test/deployment.test.ts',
+  'test/diagram-alt.test.ts',
+  'test/docs.test.ts',
+  'test/font-faces-build.test.ts',
+  'test/front-matter-fuzz.test.ts',
+  'test/json-in-pieces.test.ts',
+  'test/long-word-breaks.test.ts',
+  'test/numeric-strings.test.ts',
+  'test/page-fonts.test.ts',
+  'test/s3-config.test.ts',
+  'test/watermark.test.ts',
+];
+
 /** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
 export const unitFiles = [
   'test/build-if-stale.test.ts',
