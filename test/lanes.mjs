@@ -80,30 +80,16 @@ export const besideAlone = [
 
 /** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
 export const unitFiles = [
-  'test/build-if-stale.test.ts',
-  'test/cjk-phrases.test.ts',
-  'test/client-turns.test.ts',
-  'test/code-fingerprint.test.ts',
-  'test/deployment.test.ts',
-  'test/diagram-alt.test.ts',
-  'test/docs.test.ts',
-  'test/font-faces-build.test.ts',
-  'test/front-matter-fuzz.test.ts',
+  ...besideAlone,
   'test/http-routes.test.ts',
-  'test/json-in-pieces.test.ts',
-  'test/long-word-breaks.test.ts',
   'test/markdown-lanes.test.ts',
-  'test/numeric-strings.test.ts',
-  'test/page-fonts.test.ts',
   'test/page-pool.test.ts',
   'test/preview-budget.test.ts',
   'test/regex-translations.test.ts',
   'test/render-limits.test.ts',
-  'test/s3-config.test.ts',
   'test/s3-store-all.test.ts',
   'test/svg-raster.test.ts',
-  'test/watermark.test.ts',
-];
+].sort();
 
 /**
  * The slowest files of the two-at-a-time lane, slowest first: they start first, so the lane ends
