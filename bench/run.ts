@@ -14,6 +14,8 @@
 // ready, `npm start` to ready) over BENCH_STARTS fresh starts (default 5), with the CPU time the
 // service and Chromium used until ready, and BENCH_NPM_STARTS (default 3) of `npm start`; it writes
 // bench/results/startup-latest.json; no naive baseline. It takes a minute or two, so before/after comparisons can be made in one sitting.
+// BENCH_ONLY=memory measures only the memory rows (BENCH_MEMORY_CARDS mixed cards, then a preview)
+// and writes bench/results/memory-latest.json: memory moves little with the machine's load.
 import fs from 'node:fs';
 import path from 'node:path';
 import { codeAndMathCard, defaultCard, longDocument, representativeSet } from './lib/documents.js';
@@ -68,6 +70,58 @@ let nextVariant = 1;
 function richCard(index: number): { markdown: string } {
   const document = representativeSet[index % representativeSet.length]!;
   return { markdown: document.markdown(nextVariant++) };
+}
+
+/**
+ * Memory over mixed cards (representative, trivial, code and math), sampled in batches so "flat"
+ * compares the middle of the run with its end; then with the previews' browser open too. Adds
+ * its figures; returns the samples and the memory by kind of process.
+ */
+async function memoryRows(service: ServiceProcess): Promise<Record<string, unknown>> {
+  const samples: Array<{ cards: number; pssMb: number }> = [];
+  let rendered = 0;
+  const batches = 4;
+  for (let batch = 0; batch < batches; batch++) {
+    const size = Math.ceil(memoryCards / batches);
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (sent < size) {
+          const i = sent++;
+          const body = i % 5 === 4 ? defaultCard(nextVariant++) : i % 5 === 3 ? codeAndMathCard(nextVariant++) : richCard(i);
+          await ok(await service.generate(body));
+        }
+      }),
+    );
+    rendered += size;
+    samples.push({ cards: rendered, pssMb: treePssMb(service.pid) });
+  }
+  const last = samples[samples.length - 1]!;
+  const middle = samples[Math.floor((samples.length - 1) / 2)]!;
+  const growth = last.pssMb - middle.pssMb;
+  const byKind = pssByKind(service.pid);
+  add({
+    name: `memory (PSS, service + Chromium) after ${last.cards} mixed cards`,
+    value: last.pssMb,
+    unit: 'MB',
+    target: '≤ 600 MB, flat',
+    met: last.pssMb <= 600 && growth < 0.1 * last.pssMb,
+    note:
+      `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half; ` +
+      byKind.map((row) => `${row.kind} ×${row.processes} ${row.pssMb.toFixed(0)} MB`).join(', '),
+  });
+  // Previews render in a Chromium of their own, launched when the web page is opened or by the
+  // first preview: the same service's memory once it is open and has drawn a preview.
+  await ok(await service.preview(richCard(0)));
+  const withPreviews = treePssMb(service.pid);
+  add({
+    name: 'memory (PSS) with the previews\' browser open too',
+    value: withPreviews,
+    unit: 'MB',
+    target: 'for reference',
+    note: `${withPreviews - last.pssMb >= 0 ? '+' : ''}${(withPreviews - last.pssMb).toFixed(0)} MB for the previews' browser and page`,
+  });
+  return { memorySamples: samples, memoryByKind: byKind };
 }
 
 /** `clients` loops sending representative cards until `seconds` pass; counts cards and errors. */
@@ -226,53 +280,7 @@ async function main(): Promise<void> {
       note: `${load.cards} cards, ${load.errors} errors, p50 ${median(load.latencies).toFixed(0)} ms, p95 ${percentile(load.latencies, 95).toFixed(0)} ms`,
     });
 
-    // Memory over mixed cards (representative, trivial, code and math), sampled in batches so
-    // "flat" compares the middle of the run with its end.
-    const samples: Array<{ cards: number; pssMb: number }> = [];
-    let rendered = 0;
-    const batches = 4;
-    for (let batch = 0; batch < batches; batch++) {
-      const size = Math.ceil(memoryCards / batches);
-      let sent = 0;
-      await Promise.all(
-        Array.from({ length: clients }, async () => {
-          while (sent < size) {
-            const i = sent++;
-            const body = i % 5 === 4 ? defaultCard(nextVariant++) : i % 5 === 3 ? codeAndMathCard(nextVariant++) : richCard(i);
-            await ok(await service.generate(body));
-          }
-        }),
-      );
-      rendered += size;
-      samples.push({ cards: rendered, pssMb: treePssMb(service.pid) });
-    }
-    const last = samples[samples.length - 1]!;
-    const middle = samples[Math.floor((samples.length - 1) / 2)]!;
-    const growth = last.pssMb - middle.pssMb;
-    const byKind = pssByKind(service.pid);
-    results.memoryByKind = byKind;
-    add({
-      name: `memory (PSS, service + Chromium) after ${last.cards} mixed cards`,
-      value: last.pssMb,
-      unit: 'MB',
-      target: '≤ 600 MB, flat',
-      met: last.pssMb <= 600 && growth < 0.1 * last.pssMb,
-      note:
-        `samples ${samples.map((s) => `${s.cards}:${s.pssMb.toFixed(0)}`).join(' ')}; ${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB over the second half; ` +
-        byKind.map((row) => `${row.kind} ×${row.processes} ${row.pssMb.toFixed(0)} MB`).join(', '),
-    });
-    // Previews render in a Chromium of their own, launched when the web page is opened or by the
-    // first preview: the same service's memory once it is open and has drawn a preview.
-    await ok(await service.preview(richCard(0)));
-    const withPreviews = treePssMb(service.pid);
-    add({
-      name: 'memory (PSS) with the previews\' browser open too',
-      value: withPreviews,
-      unit: 'MB',
-      target: 'for reference',
-      note: `${withPreviews - last.pssMb >= 0 ? '+' : ''}${(withPreviews - last.pssMb).toFixed(0)} MB for the previews' browser and page`,
-    });
-    results.memorySamples = samples;
+    Object.assign(results, await memoryRows(service));
     results.readyMs = service.startToReadyMs;
   } finally {
     await service.stop();
@@ -323,7 +331,7 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     note: 'ratios vs the naive baseline come from this run; absolute figures move with the machine’s load',
-    loadAverage: fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number) : undefined,
+    loadAverage: loadAverage(),
     representativeSet: representativeSet.map(({ name, renders }) => ({ name, renders })),
     naiveBaseline: { representativeMedianMs: naiveRichMedian, trivialMedianMs: naiveTrivialMedian, samplesMs: naiveRich },
     fixedNaiveBaseline: { representativeMedianMs: fixedMedian, trivialMedianMs: fixedTrivialMedian, samplesMs: fixedRich },
@@ -339,7 +347,26 @@ async function main(): Promise<void> {
   console.log(`\n${targets.filter((f) => f.met).length}/${targets.length} targets met; results written to ${file}`);
 }
 
-(process.env.BENCH_ONLY === 'startup' ? startUpRows(Number(process.env.BENCH_STARTS ?? 5), warmPerCard, Number(process.env.BENCH_NPM_STARTS ?? 3)) : main()).catch((error) => {
+/** BENCH_ONLY=memory: the memory rows alone, on a service of their own. */
+async function memoryOnly(): Promise<void> {
+  const service = await startServiceProcess();
+  try {
+    const report = { date: new Date().toISOString(), loadAverage: loadAverage(), ...(await memoryRows(service)), figures };
+    const file = path.join('bench', 'results', 'memory-latest.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`results written to ${file}`);
+  } finally {
+    await service.stop();
+  }
+}
+
+function loadAverage(): number[] | undefined {
+  return fs.existsSync('/proc/loadavg') ? fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number) : undefined;
+}
+
+const only = process.env.BENCH_ONLY;
+(only === 'startup' ? startUpRows(Number(process.env.BENCH_STARTS ?? 5), warmPerCard, Number(process.env.BENCH_NPM_STARTS ?? 3)) : only === 'memory' ? memoryOnly() : main()).catch((error) => {
   console.error(error);
   process.exit(1);
 });
