@@ -46,6 +46,17 @@ describe('whitespace-only Markdown', () => {
     assert.equal(await count(tail, 'autoSplit'), 1, 'autoSplit: empty HTML after the text adds no card');
   });
 
+  it('draws the frame of a picture without alt text that failed (it holds no text) instead of the default heading', async () => {
+    const drawn = async (markdown: string) => {
+      const { status, json } = await service.generate({ markdown, theme: 'minimal', scale: 1 });
+      assert.equal(status, 200, JSON.stringify(json));
+      return { png: decodePng((await download(json.images[0].url)).bytes), alt: json.images[0].alt };
+    };
+    const [empty, frame] = [await drawn(''), await drawn('![](https://nowhere.invalid/photo.jpg)')];
+    assert.equal(frame.alt, 'Image.');
+    assert.ok(differingFraction(frame.png, empty.png) > 0.01, 'not the empty request\'s card');
+  });
+
   it('draws an element with no text whose style paints a box (a coloured block is content)', async () => {
     const { status, json } = await service.generate({ markdown: '<div style="height:200px;background:#e01010"></div>', theme: 'minimal', scale: 1 });
     assert.equal(status, 200, JSON.stringify(json));

@@ -559,12 +559,14 @@ describe('for creators', () => {
     assert.equal(saved.creator, undefined);
   });
 
-  it("holds each text once in every theme's PDF: a heading's glow, outline or glitched copy and an ink bleed are not text again", async () => {
+  it("holds each text once and in document order in every theme's PDF: a heading's glow, outline or glitched copy and an ink bleed are not text again", async () => {
     // Chromium's PDF draws a text shadow or a stroke as outlines plus an invisible copy of the text,
     // and a pseudo-element's content (a theme's attr(data-text)) is text: headings came out of
-    // select-all two to four times (render/pdf-text-once.ts).
-    const texts = ['Alpha heading', 'Bravo heading', 'Charlie heading', 'Delta heading', 'A paragraph with', 'strong words', 'an item'];
-    const markdown = '# Alpha heading\n\nA paragraph with **strong words**.\n\n## Bravo heading\n\n### Charlie heading\n\n#### Delta heading\n\n1. an item';
+    // select-all two to four times (render/pdf-text-once.ts). And the text layer follows the paint
+    // order, where a theme's positioned heading, list item or quote came after the flow around it:
+    // japanese-magazine's title read last (render/pdf-reading-order.ts).
+    const texts = ['Alpha heading', 'A paragraph with', 'strong words', 'Bravo heading', 'an item', 'a quoted line', 'Charlie heading', 'Delta heading', 'Closing words'];
+    const markdown = '# Alpha heading\n\nA paragraph with **strong words**.\n\n## Bravo heading\n\n1. an item\n\n> a quoted line\n\n### Charlie heading\n\n#### Delta heading\n\nClosing words.';
     // Letter-spaced and upper-cased headings come out as `A L P H A`: compared without spaces or case.
     const squash = (text: string) => text.replace(/\s+/g, '').toLowerCase();
     const problems: string[] = [];
@@ -572,12 +574,15 @@ describe('for creators', () => {
       const { status, json } = await service.generate({ markdown, theme: theme.id, format: 'pdf' });
       assert.equal(status, 200, JSON.stringify(json));
       const pdf = await getDocumentProxy(new Uint8Array((await download(json.images[0].url)).bytes));
+      assert.equal(pdf.numPages, 1, `${theme.id}: the text fits one card`);
       const items = (await (await pdf.getPage(1)).getTextContent()).items as Array<{ str: string }>;
       const text = squash(items.map((item) => item.str).join(''));
       for (const expected of texts) {
         const count = text.split(squash(expected)).length - 1;
         if (count !== 1) problems.push(`${theme.id}: "${expected}" ${count} times`);
       }
+      const read = texts.filter((expected) => text.includes(squash(expected))).sort((a, b) => text.indexOf(squash(a)) - text.indexOf(squash(b)));
+      if (read.join(' / ') !== texts.filter((expected) => read.includes(expected)).join(' / ')) problems.push(`${theme.id} reads: ${read.join(' / ')}`);
     }
     assert.deepEqual(problems, []);
   });

@@ -175,6 +175,12 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(paragraph('a', 8) + codeBlock(5)), ['start', 'div.code-header']);
   });
 
+  it("leaves no alert frame with only its title at the foot of a card", async () => {
+    // Nine lines, then a GitHub alert (`> [!TIP]`): its title alone would fill the card.
+    const alert = `<div id="alert" class="markdown-alert markdown-alert-tip"><p class="markdown-alert-title">TIP</p>${paragraph('b', 3)}</div>`;
+    assert.deepEqual(await starts(paragraph('a', 9) + alert), ['start', 'p.markdown-alert-title']);
+  });
+
   it('leaves no heading over a code frame with a single line in it', async () => {
     assert.deepEqual(await starts(`${paragraph('a', 7)}<h2 id="h">Heading</h2>${codeBlock(5)}`), ['start', 'h2#h']);
   });

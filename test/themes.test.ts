@@ -324,6 +324,42 @@ describe('themes', () => {
       assert.deepEqual(problems, []);
     });
 
+    it('prints no word for a picture without alt text that failed: a block keeps a frame with the picture sign, one in a line is left out', async () => {
+      const { html } = await renderMarkdown(
+        [
+          '![](https://nowhere.invalid/photo.jpg)',
+          'Badges: [![](https://nowhere.invalid/a.svg)](https://a) [![build](https://nowhere.invalid/b.svg)](https://b) [![](https://nowhere.invalid/c.svg)](https://c)',
+          '[![](https://nowhere.invalid/logo.svg)](https://example.com)',
+          'Press the ![](https://nowhere.invalid/gear.png) icon.',
+        ].join('\n\n'),
+      );
+      // The logo's link and paragraph held nothing else: they go with it.
+      assert.doesNotMatch(html, /href="https:\/\/(a|c|example\.com)"/);
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            const content = card.querySelector('.card-content-inner');
+            const text = content.innerText.replace(/\\s+/g, ' ').trim();
+            if (text !== 'Badges: build Press the icon.') problems.push(theme + ' reads: ' + text);
+            const frames = [...content.querySelectorAll('.image-placeholder[aria-hidden="true"]')];
+            if (frames.length !== 1) problems.push(theme + ': ' + frames.length + ' frames');
+            for (const frame of frames) {
+              const box = frame.getBoundingClientRect();
+              const sign = getComputedStyle(frame, '::before').content;
+              if (box.height < 60 || box.width < content.clientWidth / 2 || getComputedStyle(frame).visibility !== 'visible') problems.push(theme + ': the frame is ' + box.width + 'x' + box.height);
+              if (sign !== '"🖼"') problems.push(theme + ': the frame says ' + sign);
+            }
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
+
     it('fits the footer: a short signature whole, in the case it was written, and the page label on one line', async () => {
       const footer = signatureHtml({ author: '码农阿杰', handle: '@ajie.dev', signature: true });
       const problems = await inspect<string[]>(

@@ -42,7 +42,7 @@ export interface CardGeometry {
   decorations: Decoration[];
   /** The lowest bottom edge of anything drawn in the content (text, code frame, image, table). */
   contentBottom: number;
-  /** Code blocks, quotes and tables on the card holding no content line of their own (only a frame, header or label). */
+  /** Code blocks, quotes, tables and alerts on the card holding no content line of their own (only a frame, header, title or label). */
   emptyFrames: string[];
   /** Text drawn smaller than the request's minimum (see GeometryRequest), with its size in CSS px. */
   smallText: string[];
@@ -255,9 +255,10 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
         return { name: block.localName + className.map((name) => `.${name}`).join(''), height: block.getBoundingClientRect().height, text: (block.textContent ?? '').trim() };
       })(),
       contentBottom: Math.max(box.top, ...Array.from(card.querySelectorAll('.card-content-inner *'), (el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0).map((r) => r.bottom)),
-      emptyFrames: Array.from(card.querySelectorAll('.card-content-inner :is(pre, blockquote, table)'))
+      emptyFrames: Array.from(card.querySelectorAll('.card-content-inner :is(pre, blockquote, table, .markdown-alert)'))
         .filter((frame) => {
-          // A code block's header (dots, language) and a table's header row are labels, not content.
+          // A code block's header (dots, language), a table's header row and an alert's title are labels, not content.
+          if (frame.classList.contains('markdown-alert')) return !Array.from(frame.children).some((child) => !child.classList.contains('markdown-alert-title') && /\S/.test(child.textContent ?? ''));
           const body = frame.tagName === 'PRE' ? frame.querySelector('code') : frame.tagName === 'TABLE' ? frame.querySelector('tbody') : frame;
           return !body || !/\S/.test(body.textContent ?? '');
         })

@@ -20,9 +20,12 @@ const hasInlineStyle = (element: Element): boolean => {
   return typeof style === 'string' && style.trim() !== '';
 };
 
+/** The frame of a picture without alt text that could not be loaded (placeholder-images.ts) holds no text. */
+const isPicturePlaceholder = (element: Element): boolean => Array.isArray(element.properties.className) && element.properties.className.includes('image-placeholder');
+
 function drawsSomething(node: Root | RootContent): boolean {
   if (node.type === 'text') return !blankText.test(node.value);
-  if (node.type === 'element' && (drawingTags.has(node.tagName) || hasInlineStyle(node))) return true;
+  if (node.type === 'element' && (drawingTags.has(node.tagName) || hasInlineStyle(node) || isPicturePlaceholder(node))) return true;
   return 'children' in node && node.children.some(drawsSomething);
 }
 

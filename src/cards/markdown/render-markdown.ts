@@ -45,7 +45,7 @@ import { rehypeMermaidDiagrams, type DiagramDrawer } from './mermaid-diagrams.js
 import { remarkSafeMdx } from './mdx-components.js';
 import { mdxSyntaxError } from './mdx-errors.js';
 import type { ProgressListener } from './progress.js';
-import { rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
+import { rehypeDropDecorativePlaceholdersInLines, rehypePlaceholderForUnloadedImages } from './placeholder-images.js';
 import { sanitizeSchema } from './sanitize-schema.js';
 import { rehypeTextDirection } from './text-direction.js';
 import { rehypeKeepThaiRepetitionMark } from './thai-repetition-mark.js';
@@ -83,6 +83,7 @@ const htmlSteps: PluggableList = [
   rehypeInlineRemoteImages,
   rehypePlaceholderForUnloadedImages,
   rehypeImageLayout,
+  rehypeDropDecorativePlaceholdersInLines,
   rehypeAnnotateForThemes,
   rehypeTextDirection,
   rehypeMarkHanRepertoire,

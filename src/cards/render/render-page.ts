@@ -12,6 +12,7 @@ import { resolveFontFile } from '../themes/fonts.js';
 import { declareInPage, PageFonts } from './page-fonts.js';
 import type { PageImages } from './page-images.js';
 import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
+import { paintInDocumentOrder, pdfReadingOrderCss, undoPaintInDocumentOrder } from './pdf-reading-order.js';
 import { drawTextOnceInPdf, pdfTextOnceCss, undoTextOnceInPdf } from './pdf-text-once.js';
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -185,12 +186,9 @@ export class RenderPage {
   /**
    * Prints the cards on the page as one PDF, a page per card at its own size: Chromium's own PDF,
    * with vector text and the fonts embedded. `zoom` is the card's fontScale, so a page has the
-   * requested size in CSS px (1 px = 0.75 pt) while the card keeps its layout.
-   */
-  /**
-   * Prints the page's cards as a PDF, one page per card at its size. `alts` (one per card) tag each
-   * page as a figure with that alt text, for screen readers; the text stays the PDF's own text,
-   * selectable and searchable.
+   * requested size in CSS px (1 px = 0.75 pt) while the card keeps its layout. `alts` (one per card)
+   * tag each page as a figure with that alt text, for screen readers; the text stays the PDF's own
+   * text, selectable and searchable, each text once and in document order.
    */
   async printCards(zoom: number, alts: readonly string[]): Promise<Buffer> {
     return this.unlessCrashed(this.printCardsIn(zoom, alts));
@@ -216,10 +214,12 @@ export class RenderPage {
       { zoom, alts },
     );
     try {
+      await this.run(paintInDocumentOrder, pdfReadingOrderCss);
       await this.run(drawTextOnceInPdf, pdfTextOnceCss);
       return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: true, outline: false });
     } finally {
       await this.run(undoTextOnceInPdf);
+      await this.run(undoPaintInDocumentOrder);
       await this.page.evaluate(() => {
         document.getElementById('print-cards')?.remove();
         for (const card of Array.from(document.getElementById('cards')!.children)) {

@@ -55,10 +55,11 @@ function frameCosts(pieces: Piece[], i: number): { open: number; close: number }
 /**
  * Labels the Markdown renderer draws at the top of a block, above its content: a code block's
  * window dots and language (code-blocks.ts in src/cards/markdown), a callout's title
- * (mdx-components.ts). Like a heading, a label is never left at the foot of a card without a line
- * of what it labels: that would leave an empty frame with only its decoration.
+ * (mdx-components.ts), a GitHub alert's icon and kind (`> [!TIP]`, remark-github-blockquote-alert).
+ * Like a heading, a label is never left at the foot of a card without a line of what it labels:
+ * that would leave an empty frame with only its decoration.
  */
-const labelSelector = '.code-header, .callout-title';
+const labelSelector = '.code-header, .callout-title, .markdown-alert-title';
 
 export const isLabel = (piece: Piece): boolean => piece.el.closest(labelSelector) !== null;
 
