@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { CardBox } from '../src/cards/render/render-page.js';
-import { joinRuns, textFonts, type TextFonts } from './helpers/page-inspection.js';
+import { inEachTheme, joinRuns, textFonts, type TextFonts } from './helpers/page-inspection.js';
 import { fontFaceCss } from '../src/cards/themes/fonts.js';
 import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -351,18 +351,10 @@ describe('every script is drawn by a bundled face', () => {
     assert.equal(page.directions[0]![1], 'ltr');
   });
 
-  /**
-   * Every theme's card of `html`, laid out as the cards of one page (a theme's rules apply to its
-   * own card alone: one layout instead of one per theme), and `script` evaluated for each card in
-   * the page (its `card` the card element); the answers by theme id.
-   */
+  /** `script` evaluated for each theme's card of `html` (helpers/page-inspection.ts), by theme id. */
   async function inEveryTheme<T>(html: string, script: string): Promise<Array<[string, T]>> {
     const themes = service.app.cards.themes.themes;
-    const answers = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-      await page.layout(themes.map((theme) => cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
-      return page.evaluate<T[]>(`[...document.querySelectorAll('#cards > .card')].map((card) => ${script})`);
-    });
-    assert.equal(answers.length, themes.length, 'a card for every theme');
+    const answers = await inEachTheme<T>(service, themes, html, script);
     return themes.map((theme, index) => [theme.id, answers[index]!]);
   }
 
