@@ -17,6 +17,7 @@ export const sharedServiceGroups = [
     'test/long-image.test.ts',
     'test/mcp.test.ts',
     'test/md2card-clients.test.ts',
+    'test/mdx.test.ts',
     'test/one-pipeline.test.ts',
     'test/openapi.test.ts',
     'test/over-hidden.test.ts',
