@@ -60,12 +60,6 @@ interface CardExpectation {
   tag?: string;
 }
 
-/**
- * How often a wait checks the page, in ms. Playwright's default checks at every animation frame,
- * which keeps Chromium drawing frames (some 0.05 s of CPU a second) for as long as the wait lasts.
- */
-const polling = 100;
-
 /** Waits until the preview's first card meets `expected` (the page updates it asynchronously). */
 async function waitForPreview(page: Page, expected: CardExpectation = {}): Promise<void> {
   await page.waitForFunction(
@@ -86,7 +80,7 @@ async function waitForPreview(page: Page, expected: CardExpectation = {}): Promi
       );
     },
     expected,
-    { timeout: 10_000, polling },
+    { timeout: 10_000 },
   );
 }
 
@@ -125,7 +119,7 @@ describe('web page', () => {
       await page.waitForFunction(() => {
         const thumbs = Array.from(document.querySelectorAll<HTMLImageElement>('#theme-list img.thumb'));
         return thumbs.length > 0 && thumbs.every((img) => img.complete && img.naturalWidth > 0);
-      }, undefined, { polling });
+      });
       const [card] = await previewCards(page);
       assert.match(card!.className, /\bcard\b.*\bcard-plain-notes\b.*\blight-mode\b/);
       assert.equal(card!.width, 440);
@@ -169,7 +163,7 @@ describe('web page', () => {
         const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
         const img = frame.contentDocument?.querySelector<HTMLImageElement>('.card-content-inner img[alt="red"]');
         return img?.complete && img.naturalWidth > 0 ? { width: img.naturalWidth, height: img.naturalHeight } : false;
-      }, undefined, { timeout: 10_000, polling });
+      }, undefined, { timeout: 10_000 });
       assert.deepEqual(await drawn.jsonValue(), { width: 200, height: 100 });
       // The browser asked the image's host for nothing: the service fetched it.
       assert.deepEqual(requests.filter((url) => url.startsWith(images.origin)), []);
@@ -245,7 +239,7 @@ describe('web page', () => {
       await page.waitForFunction(() => {
         const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
         return Array.from(frame.contentDocument!.querySelectorAll<HTMLImageElement>('#cards > img')).every((img) => img.complete);
-      }, undefined, { polling });
+      });
       const sizes = await page.evaluate(() => {
         const frame = document.getElementById('preview-frame') as HTMLIFrameElement;
         return Array.from(frame.contentDocument!.querySelectorAll('#cards > img'), (img) => {
@@ -311,7 +305,7 @@ describe('web page', () => {
       await page.locator('#generate').click();
       const images = page.locator('#results img');
       await images.first().waitFor({ state: 'visible', timeout: 30_000 });
-      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('#results img')).every((img) => img.complete && img.naturalWidth > 0), undefined, { polling });
+      await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('#results img')).every((img) => img.complete && img.naturalWidth > 0));
       const results = await page.evaluate(() =>
         Array.from(document.querySelectorAll('#results .result'), (item) => ({
           src: item.querySelector('img')!.src,
@@ -347,7 +341,7 @@ describe('web page', () => {
       await page.check('input[name="splitMode"][value="hrSplit"]');
       await page.fill('#api-key', testApiKey);
       await page.click('#generate');
-      await page.waitForFunction(() => document.querySelectorAll('#results .result').length === 2, undefined, { polling });
+      await page.waitForFunction(() => document.querySelectorAll('#results .result').length === 2);
       const links = await page.locator('#results a[download]').evaluateAll((anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
       assert.ok(links.every((link) => link.startsWith(`${service.baseUrl}/screenshots/`)), `the images are at the other origin: ${links.join(', ')}`);
 
