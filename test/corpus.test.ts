@@ -13,7 +13,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
-import { cardMarkup } from '../src/cards/render/card-markup.js';
 import type { SplitMode } from '../src/cards/render/render-cards.js';
 import { splitModes } from '../src/cards/request/schema.js';
 import { altTextProblems } from './helpers/alt-text-check.js';
@@ -21,6 +20,7 @@ import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { corpusDocuments, corpusPinned, corpusSizes, type CorpusDocument } from './helpers/corpus.js';
 import { renderWithGeometry } from './helpers/card-geometry.js';
 import { countByKind, typesettingFaults, type Fault } from './helpers/typesetting-report.js';
+import { inEachTheme } from './helpers/page-inspection.js';
 import { startService, type RunningService } from './helpers/service.js';
 
 describe('corpus', () => {
@@ -91,16 +91,15 @@ describe('corpus', () => {
     // them again under them. Dots are the header's .code-dot elements and circular radial-gradient layers.
     const { html } = await renderMarkdown('```js\nconst a = 1;\n```\n\n<pre>raw pre</pre>');
     const problems: string[] = [];
-    for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
-      const dots = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        return page.evaluate<number[]>(`[...document.querySelectorAll('#cards .card-content-inner pre')].map((pre) => {
-          const header = [...pre.querySelectorAll('.code-dot')].filter((dot) => dot.getBoundingClientRect().width > 0 && getComputedStyle(dot).visibility !== 'hidden').length;
-          const painted = (getComputedStyle(pre).backgroundImage.match(/radial-gradient\\(circle/g) ?? []).length;
-          return header + painted;
-        })`);
-      });
-      if (dots.some((count) => count > 3)) problems.push(`${theme.id}: ${dots.join(', ')} dots (fenced, HTML)`);
+    const themes = service.app.cards.themes.themes.filter((candidate) => candidate.builtin);
+    const dotsByTheme = await inEachTheme<number[]>(service, themes, html, `[...card.querySelectorAll('.card-content-inner pre')].map((pre) => {
+      const header = [...pre.querySelectorAll('.code-dot')].filter((dot) => dot.getBoundingClientRect().width > 0 && getComputedStyle(dot).visibility !== 'hidden').length;
+      const painted = (getComputedStyle(pre).backgroundImage.match(/radial-gradient\\(circle/g) ?? []).length;
+      return header + painted;
+    })`);
+    for (const [index, dots] of dotsByTheme.entries()) {
+      assert.equal(dots.length, 2, `${themes[index]!.id}: both blocks measured`);
+      if (dots.some((count) => count > 3)) problems.push(`${themes[index]!.id}: ${dots.join(', ')} dots (fenced, HTML)`);
     }
     assert.deepEqual(problems, []);
   });

@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { cardMarkup } from '../src/cards/render/card-markup.js';
-import { joinRuns, textFonts, type TextFonts } from './helpers/page-inspection.js';
+import type { CardBox } from '../src/cards/render/render-page.js';
+import { inEachTheme, joinRuns, textFonts, type TextFonts } from './helpers/page-inspection.js';
 import { fontFaceCss } from '../src/cards/themes/fonts.js';
 import { bundledFamilies } from './helpers/bundled-fonts.js';
 import { startService, type RunningService } from './helpers/service.js';
@@ -350,23 +351,26 @@ describe('every script is drawn by a bundled face', () => {
     assert.equal(page.directions[0]![1], 'ltr');
   });
 
+  /** `script` evaluated for each theme's card of `html` (helpers/page-inspection.ts), by theme id. */
+  async function inEveryTheme<T>(html: string, script: string): Promise<Array<[string, T]>> {
+    const themes = service.app.cards.themes.themes;
+    const answers = await inEachTheme<T>(service, themes, html, script);
+    return themes.map((theme, index) => [theme.id, answers[index]!]);
+  }
+
   it('mirrors right-to-left headings: label headings stand at the right, start borders on the right', async () => {
     const { html } = await renderMarkdown('# כותרת\n\n## כותרת שנייה\n\nטקסט.\n\n### כותרת שלישית\n\nטקסט.');
     const problems: string[] = [];
-    for (const theme of service.app.cards.themes.themes) {
-      const themeId = theme.id;
-      const headings = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        return page.evaluate<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number; rightBorder: number }>>(`(() => {
-          const inner = document.querySelector('#cards .card-content-inner');
-          const box = inner.getBoundingClientRect();
-          const cs = getComputedStyle(inner);
-          return [...inner.querySelectorAll('h1, h2, h3')].map((h) => {
-            const r = h.getBoundingClientRect();
-            return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth), rightBorder: parseFloat(getComputedStyle(h).borderRightWidth) };
-          });
-        })()`);
+    const byTheme = await inEveryTheme<Array<{ tag: string; gapAtRight: number; gapAtLeft: number; leftBorder: number; rightBorder: number }>>(html, `(() => {
+      const inner = card.querySelector('.card-content-inner');
+      const box = inner.getBoundingClientRect();
+      const cs = getComputedStyle(inner);
+      return [...inner.querySelectorAll('h1, h2, h3')].map((h) => {
+        const r = h.getBoundingClientRect();
+        return { tag: h.tagName, gapAtRight: box.right - parseFloat(cs.paddingRight) - r.right, gapAtLeft: r.left - box.left - parseFloat(cs.paddingLeft), leftBorder: parseFloat(getComputedStyle(h).borderLeftWidth), rightBorder: parseFloat(getComputedStyle(h).borderRightWidth) };
       });
+    })()`);
+    for (const [themeId, headings] of byTheme) {
       for (const heading of headings) {
         const centred = Math.abs(heading.gapAtRight - heading.gapAtLeft) < 4;
         if (heading.gapAtRight > 10 && !centred) problems.push(`${themeId} ${heading.tag}: ${Math.round(heading.gapAtRight)} px short of the right edge`);
@@ -379,66 +383,62 @@ describe('every script is drawn by a bundled face', () => {
   it('mirrors right-to-left quotes and lists in every theme: each is the mirror image of its left-to-right self', async () => {
     const { html } = await renderMarkdown('# عنوان عربي\n\n> اقتباس عربي قصير يمتد على سطر.\n\n## عنوان فرعي\n\n- عنصر أول\n- عنصر ثانٍ\n\n### عنوان ثالث\n\n1. خطوة أولى\n2. خطوة ثانية');
     const problems: string[] = [];
-    for (const theme of service.app.cards.themes.themes) {
-      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-        await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        return page.evaluate<string[]>(`(() => {
-          const inner = document.querySelector('#cards .card-content-inner');
-          const px = (value) => parseFloat(value) || 0;
-          const blocks = [['quote', inner.querySelector('blockquote')]];
-          for (const list of inner.querySelectorAll('ul, ol')) blocks.push([list.tagName, list], [list.tagName + ' item', list.querySelector('li')]);
-          // Headings' marks and rules too; where a shrink-to-fit heading stands is the heading test's.
-          for (const heading of inner.querySelectorAll('h1, h2, h3')) blocks.push([heading.tagName, heading]);
-          // What a block draws on each side: borders, indents, stripes and glows, gradients, and the
-          // boxes of its ::before and ::after, as seen from the left and from the right.
-          const sides = (el) => {
-            const s = getComputedStyle(el);
-            const box = el.getBoundingClientRect();
-            const pseudos = ['::before', '::after'].map((pseudo) => {
-              const p = getComputedStyle(el, pseudo);
-              if (p.content === 'none' || p.content === 'normal' || p.position !== 'absolute') return null;
-              const width = px(p.width) + (p.boxSizing === 'border-box' ? 0 : px(p.paddingLeft) + px(p.paddingRight) + px(p.borderLeftWidth) + px(p.borderRightWidth));
-              return Math.round(px(p.left) + px(p.marginLeft) + width / 2);
-            });
-            return {
-              direction: s.direction,
-              width: Math.round(box.width),
-              left: [s.borderLeftWidth, s.paddingLeft, s.marginLeft].map(px),
-              right: [s.borderRightWidth, s.paddingRight, s.marginRight].map(px),
-              // Inset stripes and sideways glows (no vertical offset) belong to a side; drop shadows to the light.
-              shadows: s.boxShadow.split(/,(?![^(]*\\))/).map((shadow) => shadow.replace(/rgba?\\([^)]*\\)/, '').trim().split(/\\s+/))
-                .filter((parts) => parts.includes('inset') || px(parts[1]) === 0).map((parts) => px(parts[0])),
-              // Sideways gradients, but not those that read the same both ways (stops a palindrome).
-              angles: [...s.backgroundImage.matchAll(/linear-gradient\\((-?[\\d.]+)deg, ((?:[^()]|\\([^()]*\\))*)\\)/g)]
-                .filter((m) => { const stops = m[2].split(/,(?![^(]*\\))/).map((stop) => stop.trim()); return stops.join() !== [...stops].reverse().join(); })
-                .map((m) => px(m[1])),
-              across: [...s.backgroundImage.matchAll(/ at (-?[\\d.]+)%/g)].map((m) => px(m[1])),
-              pseudos,
-            };
-          };
-          const rtl = blocks.map(([, el]) => sides(el));
-          for (const el of inner.querySelectorAll('[dir]')) el.setAttribute('dir', 'ltr');
-          const ltr = blocks.map(([, el]) => sides(el));
-          const wrong = [];
-          blocks.forEach(([what], i) => {
-            const r = rtl[i], l = ltr[i];
-            const near = (a, b) => Math.abs(a - b) <= 2;
-            if (r.direction !== 'rtl') wrong.push(what + ': laid out ' + r.direction);
-            const sides = /^H/.test(what) ? 2 : 3;
-            if (!r.left.slice(0, sides).every((v, k) => near(v, l.right[k])) || !r.right.slice(0, sides).every((v, k) => near(v, l.left[k]))) wrong.push(what + ': border, padding or margin not mirrored (left ' + r.left + ' right ' + r.right + ')');
-            if (!r.shadows.every((x, k) => near(x, -l.shadows[k]))) wrong.push(what + ': shadow not mirrored (' + r.shadows + ')');
-            // A heading's two-colour gradient is a brand colour, not a side: only quotes and lists are held to it.
-            if (!/^H/.test(what) && !r.angles.every((a, k) => near((a + 360) % 360, (360 - l.angles[k]) % 360) || near(a, 180) || near(a, 0))) wrong.push(what + ': gradient not mirrored (' + r.angles + 'deg)');
-            if (!/^H/.test(what) && !r.across.every((x, k) => near(x, 100 - l.across[k]))) wrong.push(what + ': radial gradient not mirrored (at ' + r.across + '%)');
-            r.pseudos.forEach((centre, k) => {
-              if (centre !== null && !near(centre, r.width - l.pseudos[k])) wrong.push(what + (k ? '::after' : '::before') + ': not mirrored (centre ' + centre + ' of ' + r.width + ' px, left to right ' + l.pseudos[k] + ' of ' + l.width + ')');
-            });
-          });
-          return wrong;
-        })()`);
+    // Each card turns its own blocks left to right after measuring them right to left.
+    const byTheme = await inEveryTheme<string[]>(html, `(() => {
+      const inner = card.querySelector('.card-content-inner');
+      const px = (value) => parseFloat(value) || 0;
+      const blocks = [['quote', inner.querySelector('blockquote')]];
+      for (const list of inner.querySelectorAll('ul, ol')) blocks.push([list.tagName, list], [list.tagName + ' item', list.querySelector('li')]);
+      // Headings' marks and rules too; where a shrink-to-fit heading stands is the heading test's.
+      for (const heading of inner.querySelectorAll('h1, h2, h3')) blocks.push([heading.tagName, heading]);
+      // What a block draws on each side: borders, indents, stripes and glows, gradients, and the
+      // boxes of its ::before and ::after, as seen from the left and from the right.
+      const sides = (el) => {
+        const s = getComputedStyle(el);
+        const box = el.getBoundingClientRect();
+        const pseudos = ['::before', '::after'].map((pseudo) => {
+          const p = getComputedStyle(el, pseudo);
+          if (p.content === 'none' || p.content === 'normal' || p.position !== 'absolute') return null;
+          const width = px(p.width) + (p.boxSizing === 'border-box' ? 0 : px(p.paddingLeft) + px(p.paddingRight) + px(p.borderLeftWidth) + px(p.borderRightWidth));
+          return Math.round(px(p.left) + px(p.marginLeft) + width / 2);
+        });
+        return {
+          direction: s.direction,
+          width: Math.round(box.width),
+          left: [s.borderLeftWidth, s.paddingLeft, s.marginLeft].map(px),
+          right: [s.borderRightWidth, s.paddingRight, s.marginRight].map(px),
+          // Inset stripes and sideways glows (no vertical offset) belong to a side; drop shadows to the light.
+          shadows: s.boxShadow.split(/,(?![^(]*\\))/).map((shadow) => shadow.replace(/rgba?\\([^)]*\\)/, '').trim().split(/\\s+/))
+            .filter((parts) => parts.includes('inset') || px(parts[1]) === 0).map((parts) => px(parts[0])),
+          // Sideways gradients, but not those that read the same both ways (stops a palindrome).
+          angles: [...s.backgroundImage.matchAll(/linear-gradient\\((-?[\\d.]+)deg, ((?:[^()]|\\([^()]*\\))*)\\)/g)]
+            .filter((m) => { const stops = m[2].split(/,(?![^(]*\\))/).map((stop) => stop.trim()); return stops.join() !== [...stops].reverse().join(); })
+            .map((m) => px(m[1])),
+          across: [...s.backgroundImage.matchAll(/ at (-?[\\d.]+)%/g)].map((m) => px(m[1])),
+          pseudos,
+        };
+      };
+      const rtl = blocks.map(([, el]) => sides(el));
+      for (const el of inner.querySelectorAll('[dir]')) el.setAttribute('dir', 'ltr');
+      const ltr = blocks.map(([, el]) => sides(el));
+      const wrong = [];
+      blocks.forEach(([what], i) => {
+        const r = rtl[i], l = ltr[i];
+        const near = (a, b) => Math.abs(a - b) <= 2;
+        if (r.direction !== 'rtl') wrong.push(what + ': laid out ' + r.direction);
+        const sides = /^H/.test(what) ? 2 : 3;
+        if (!r.left.slice(0, sides).every((v, k) => near(v, l.right[k])) || !r.right.slice(0, sides).every((v, k) => near(v, l.left[k]))) wrong.push(what + ': border, padding or margin not mirrored (left ' + r.left + ' right ' + r.right + ')');
+        if (!r.shadows.every((x, k) => near(x, -l.shadows[k]))) wrong.push(what + ': shadow not mirrored (' + r.shadows + ')');
+        // A heading's two-colour gradient is a brand colour, not a side: only quotes and lists are held to it.
+        if (!/^H/.test(what) && !r.angles.every((a, k) => near((a + 360) % 360, (360 - l.angles[k]) % 360) || near(a, 180) || near(a, 0))) wrong.push(what + ': gradient not mirrored (' + r.angles + 'deg)');
+        if (!/^H/.test(what) && !r.across.every((x, k) => near(x, 100 - l.across[k]))) wrong.push(what + ': radial gradient not mirrored (at ' + r.across + '%)');
+        r.pseudos.forEach((centre, k) => {
+          if (centre !== null && !near(centre, r.width - l.pseudos[k])) wrong.push(what + (k ? '::after' : '::before') + ': not mirrored (centre ' + centre + ' of ' + r.width + ' px, left to right ' + l.pseudos[k] + ' of ' + l.width + ')');
+        });
       });
-      for (const problem of found) problems.push(`${theme.id} ${problem}`);
-    }
+      return wrong;
+    })()`);
+    for (const [themeId, found] of byTheme) for (const problem of found) problems.push(`${themeId} ${problem}`);
     assert.deepEqual(problems, []);
   });
 
@@ -451,39 +451,53 @@ describe('every script is drawn by a bundled face', () => {
     const markdown = '# عنوان المقالة الرئيسي\n\nفقرة عربية قصيرة.\n\n## עברית: כותרת משנה\n\nפסקה קצרה.\n\n### عنوان ثالث صغير\n\nفقرة.';
     const { html } = await renderMarkdown(markdown);
     const problems: string[] = [];
-    for (const theme of service.app.cards.themes.themes) {
-      const found = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
-        const [card] = await page.layout(cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
-        const geometry = await page.evaluate<{ axis: number; rows: Array<[string, number, number]> }>(`(() => {
+    // Every theme's card laid out in one page (a theme's rules apply to its own card alone), each
+    // card captured right to left, then each again left to right.
+    const themes = service.app.cards.themes.themes;
+    const drawn = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+      await page.layout(themes.map((theme) => cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
+      const geometries = await page.evaluate<Array<{ axis: number; rows: Array<[string, number, number]> }>>(`(() => {
           const style = document.createElement('style');
           style.textContent = '#cards .card, #cards .card *, #cards .card::before, #cards .card::after, #cards .card *::before, #cards .card *::after { visibility: hidden !important; }'
             + ' #cards .card-content-inner :is(h1, h2, h3), #cards .card-content-inner :is(h1, h2, h3) * { visibility: visible !important; }'
             + ' #cards .card-content-inner :is(h1, h2, h3)::before, #cards .card-content-inner :is(h1, h2, h3)::after, #cards .card-content-inner :is(h1, h2, h3) *::before, #cards .card-content-inner :is(h1, h2, h3) *::after { visibility: visible !important; }'
             + ' .heading-letters { color: transparent !important; -webkit-text-fill-color: transparent !important; text-shadow: none !important; }';
           document.head.append(style);
-          const card = document.querySelector('#cards .card').getBoundingClientRect();
-          const inner = document.querySelector('#cards .card-content-inner');
-          const box = inner.getBoundingClientRect();
-          const cs = getComputedStyle(inner);
-          const headings = [...inner.querySelectorAll('h1, h2, h3')];
-          for (const heading of headings) {
-            for (const text of [...heading.childNodes].filter((node) => node.nodeType === 3)) {
-              const letters = document.createElement('span');
-              letters.className = 'heading-letters';
-              text.replaceWith(letters);
-              letters.append(text);
+          return [...document.querySelectorAll('#cards > .card')].map((cardElement) => {
+            const card = cardElement.getBoundingClientRect();
+            const inner = cardElement.querySelector('.card-content-inner');
+            const box = inner.getBoundingClientRect();
+            const cs = getComputedStyle(inner);
+            const headings = [...inner.querySelectorAll('h1, h2, h3')];
+            for (const heading of headings) {
+              for (const text of [...heading.childNodes].filter((node) => node.nodeType === 3)) {
+                const letters = document.createElement('span');
+                letters.className = 'heading-letters';
+                text.replaceWith(letters);
+                letters.append(text);
+              }
             }
-          }
-          return {
-            axis: (box.left + parseFloat(cs.paddingLeft) + box.right - parseFloat(cs.paddingRight)) / 2 - card.left,
-            rows: headings.map((h) => { const r = h.getBoundingClientRect(); return [h.tagName, Math.max(0, Math.floor(r.top - card.top - 12)), Math.ceil(r.bottom - card.top + 12)]; }),
-          };
+            return {
+              axis: (box.left + parseFloat(cs.paddingLeft) + box.right - parseFloat(cs.paddingRight)) / 2 - card.left,
+              rows: headings.map((h) => { const r = h.getBoundingClientRect(); return [h.tagName, Math.max(0, Math.floor(r.top - card.top - 12)), Math.ceil(r.bottom - card.top + 12)]; }),
+            };
+          });
         })()`);
-        const rtl = await page.capture(card!, { scale: 1, format: 'png' });
-        await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
-        const ltr = await page.capture(card!, { scale: 1, format: 'png' });
-        return { geometry, rtl, ltr };
-      });
+      // Where each card is now, in the page's coordinates (turning the text left to right may move the cards below).
+      const cardBoxes = () =>
+        page.evaluate<CardBox[]>(`[...document.querySelectorAll('#cards > .card')].map((card) => { const box = card.getBoundingClientRect(); return { x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height }; })`);
+      const captureEach = async () => {
+        const images: Buffer[] = [];
+        for (const box of await cardBoxes()) images.push(await page.capture(box, { scale: 1, format: 'png' }));
+        return images;
+      };
+      const rtl = await captureEach();
+      await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
+      const ltr = await captureEach();
+      return themes.map((theme, index) => ({ themeId: theme.id, geometry: geometries[index]!, rtl: rtl[index]!, ltr: ltr[index]! }));
+    });
+    assert.equal(drawn.length, themes.length, 'a card for every theme');
+    for (const found of drawn) {
       // The horizontal centre of the ink (darkness against white) in each heading's rows.
       const centroids = async (png: Buffer) => {
         const { data, info } = await sharp(png).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -507,7 +521,7 @@ describe('every script is drawn by a bundled face', () => {
         const left = ltr[k]!;
         if (left.mass < 765 * 20) return; // nothing drawn but the (hidden) letters
         // A few px of play: a drop shadow keeps its light, a glyph (✎ ✦) is not its own mirror image.
-        if (Math.abs(right.x + left.x) > 8) problems.push(`${theme.id} ${tag}: ink centred ${right.x.toFixed(1)} px from the centre line right to left, ${left.x.toFixed(1)} px left to right`);
+        if (Math.abs(right.x + left.x) > 8) problems.push(`${found.themeId} ${tag}: ink centred ${right.x.toFixed(1)} px from the centre line right to left, ${left.x.toFixed(1)} px left to right`);
       });
     }
     assert.deepEqual(problems, []);

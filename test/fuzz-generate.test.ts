@@ -96,7 +96,9 @@ const anyBody = fc.oneof(
 describe('fuzzing POST /api/generate', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ RENDER_CONCURRENCY: '2', QUEUE_MAX: '64' });
+    // The default settings (two render pages, a queue of 64): with them, the file shares the warm
+    // service of its lane's group (test/lanes.mjs) instead of starting one of its own.
+    service = await startService();
   });
   after(async () => service.close());
 

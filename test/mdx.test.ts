@@ -16,7 +16,9 @@ const componentsDocument = fs.readFileSync(path.join(fixturesDir, 'components.md
 describe('mdxMode', () => {
   let service: RunningService;
   before(async () => {
-    service = await startService({ REMOTE_IMAGES: 'off' });
+    // The default settings: no test here fetches an image, so the file shares the warm service of
+    // its lane's group (test/lanes.mjs).
+    service = await startService();
   });
   after(async () => service.close());
 

@@ -102,6 +102,47 @@ describe('STORAGE=s3', () => {
       const response = await fetch(`${service.baseUrl}/${json.images[0].fileName}`);
       assert.equal(response.status, 404);
     });
+
+    // Last of this service's tests: the store goes away under it, and comes back.
+    it('answers 502 when the store goes away mid-upload, leaves no partial object, and works again once the store is back', async () => {
+      // The service has stored the earlier tests' images; this test looks at what it adds to them.
+      const earlier = new Set(await s3.listKeys('tenant-a/'));
+      const added = async () => (await s3.listKeys('tenant-a/')).filter((key) => !earlier.has(key));
+      // Each request new to the render cache, so each one stores (a repeated one would be answered from the cache).
+      const outageSections = fourSections.replace('# One', '# One, during the outage');
+      try {
+        // The store dies right after the second of four cards reached its disk, before it could answer.
+        let landed = '';
+        s3.onObjectCreated(2, (key) => {
+          landed = key;
+          void s3.stop();
+        });
+        const failed = await service.generate({ markdown: outageSections, splitMode: 'hrSplit' });
+        assert.equal(failed.status, 502, JSON.stringify(failed.json));
+        assert.equal(failed.json.error, 'storage_failed');
+        assert.match(failed.json.message, /^Could not store the images: the store did not answer \(ECONN\w+\)/);
+
+        // While it is away: alive, not ready, every request a clean 502.
+        assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
+        await eventually('/ready reports the outage', async () => (await ready(service)).status === 503);
+        assert.match((await ready(service)).json.storage, /did not answer/);
+        assert.equal((await service.generate({ markdown: '# While the store is away' })).status, 502);
+
+        // Back on the same port and disk: the partial uploads are removed without any request.
+        assert.match(landed, /^tenant-a\/screenshots\//);
+        assert.ok(s3.onDisk(landed), 'the store went away with a partial upload on its disk');
+        await s3.start();
+        await eventually('the partial upload is deleted', async () => (await added()).length === 0);
+        await eventually('/ready reports ready again', async () => (await ready(service)).status === 200);
+        const again = await service.generate({ markdown: '# Once the store is back' });
+        assert.equal(again.status, 200, JSON.stringify(again.json));
+        // The image and the request saved beside it (previewUrl), nothing else.
+        const savedId = new URL(again.json.previewUrl).searchParams.get('edit');
+        assert.deepEqual((await added()).sort(), [`tenant-a/${again.json.images[0].fileName}`, `tenant-a/screenshots/${savedId}.json`].sort());
+      } finally {
+        if (!s3.running()) await s3.start();
+      }
+    });
   });
 
   it('answers 502 storage_failed with a clear message when the store refuses the credentials, and stores nothing', async () => {
@@ -124,43 +165,6 @@ describe('STORAGE=s3', () => {
       assert.deepEqual(await s3.listKeys('wrong-key/'), []);
       assert.equal(await metric(service.baseUrl, 'cardwright_storage_failures_total'), 1, 'the failure is counted for alerts');
     } finally {
-      await service.close();
-    }
-  });
-
-  it('answers 502 when the store goes away mid-upload, leaves no partial object, and works again once the store is back', async () => {
-    const service = await startService(s3.env({ S3_PREFIX: 'outage' }));
-    try {
-      // The store dies right after the second of four cards reached its disk, before it could answer.
-      let landed = '';
-      s3.onObjectCreated(2, (key) => {
-        landed = key;
-        void s3.stop();
-      });
-      const failed = await service.generate({ markdown: fourSections, splitMode: 'hrSplit' });
-      assert.equal(failed.status, 502, JSON.stringify(failed.json));
-      assert.equal(failed.json.error, 'storage_failed');
-      assert.match(failed.json.message, /^Could not store the images: the store did not answer \(ECONN\w+\)/);
-
-      // While it is away: alive, not ready, every request a clean 502.
-      assert.equal((await fetch(`${service.baseUrl}/health`)).status, 200);
-      await eventually('/ready reports the outage', async () => (await ready(service)).status === 503);
-      assert.match((await ready(service)).json.storage, /did not answer/);
-      assert.equal((await service.generate({})).status, 502);
-
-      // Back on the same port and disk: the partial uploads are removed without any request.
-      assert.match(landed, /^outage\/screenshots\//);
-      assert.ok(s3.onDisk(landed), 'the store went away with a partial upload on its disk');
-      await s3.start();
-      await eventually('the partial upload is deleted', async () => (await s3.listKeys('outage/')).length === 0);
-      await eventually('/ready reports ready again', async () => (await ready(service)).status === 200);
-      const again = await service.generate({});
-      assert.equal(again.status, 200, JSON.stringify(again.json));
-      // The image and the request saved beside it (previewUrl), nothing else.
-      const savedId = new URL(again.json.previewUrl).searchParams.get('edit');
-      assert.deepEqual((await s3.listKeys('outage/')).sort(), [`outage/${again.json.images[0].fileName}`, `outage/screenshots/${savedId}.json`].sort());
-    } finally {
-      if (!s3.running()) await s3.start();
       await service.close();
     }
   });

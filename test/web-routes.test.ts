@@ -208,81 +208,84 @@ describe('web page routes', () => {
   });
 });
 
-describe('web page routes behind a reverse proxy (TRUST_PROXY)', () => {
-  let service: RunningService;
-  before(async () => {
-    service = await startService({ TRUST_PROXY: '127.0.0.1' });
-  });
-  after(async () => service.close());
-
-  const previewFrom = (client: string, body: unknown) =>
-    fetch(`${service.baseUrl}/api/preview`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
-      body: JSON.stringify(body),
-    });
-
-  it('gives each client named by the trusted proxy its own preview budget', async () => {
-    const huge = { markdown: 'word '.repeat(19_999) };
-    const statuses: number[] = [];
-    for (let attempt = 0; attempt < 4 && statuses.at(-1) !== 429; attempt++) {
-      const response = await previewFrom('203.0.113.7', huge);
-      statuses.push(response.status);
-      await response.arrayBuffer();
-    }
-    assert.equal(statuses.at(-1), 429, `statuses ${statuses.join(', ')}`);
-    // Another client behind the same proxy still has its whole budget.
-    const other = await previewFrom('203.0.113.8', huge);
-    assert.equal(other.status, 200);
-    await other.arrayBuffer();
-  });
-});
-
-describe('remote images in the preview', () => {
+/**
+ * One service for the two suites below: it trusts the loopback proxy (TRUST_PROXY) and fetches
+ * public remote images with the test's image server allow-listed. The proxy setting decides whose
+ * budget a preview spends, the remote-image rules what the service fetches; neither changes what
+ * the other's tests see (the proxied clients have budgets of their own, the image previews come
+ * from loopback itself), and a service start of its own would cost some 8 s of CPU.
+ */
+describe('a service behind a reverse proxy, with remote images allowed', () => {
   let service: RunningService;
   let allowed: LocalImageServer;
   let trap: LocalImageServer;
   before(async () => {
     allowed = await startImageServer();
     trap = await startImageServer();
-    service = await startService({ REMOTE_IMAGES: 'public', REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${allowed.port}` });
+    service = await startService({ TRUST_PROXY: '127.0.0.1', REMOTE_IMAGES: 'public', REMOTE_IMAGES_ALLOWLIST: `127.0.0.1:${allowed.port}` });
   });
   after(async () => {
     await service.close();
     await Promise.all([allowed.close(), trap.close()]);
   });
 
-  const previewHtml = async (markdown: string) => {
-    const response = await fetch(`${service.baseUrl}/api/preview`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ markdown }),
+  describe('web page routes behind a reverse proxy (TRUST_PROXY)', () => {
+    const previewFrom = (client: string, body: unknown) =>
+      fetch(`${service.baseUrl}/api/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+        body: JSON.stringify(body),
+      });
+
+    it('gives each client named by the trusted proxy its own preview budget', async () => {
+      const huge = { markdown: 'word '.repeat(19_999) };
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 4 && statuses.at(-1) !== 429; attempt++) {
+        const response = await previewFrom('203.0.113.7', huge);
+        statuses.push(response.status);
+        await response.arrayBuffer();
+      }
+      assert.equal(statuses.at(-1), 429, `statuses ${statuses.join(', ')}`);
+      // Another client behind the same proxy still has its whole budget.
+      const other = await previewFrom('203.0.113.8', huge);
+      assert.equal(other.status, 200);
+      await other.arrayBuffer();
     });
-    assert.equal(response.status, 200);
-    return ((await response.json()) as { cards: { html: string }[] }).cards[0]!.html;
-  };
-
-  it('shows a remote image as Generate draws it, fetched once for many previews', async () => {
-    const markdown = `# Picture\n\n![red](${allowed.origin}/red.png)`;
-    for (let typed = 0; typed < 5; typed++) {
-      const html = await previewHtml(`${markdown}\n\nTyping ${typed}`);
-      assert.match(html, new RegExp(`<img src="${previewImageLink.source}" alt="red"`));
-      assert.doesNotMatch(html, /image-placeholder/);
-    }
-    assert.deepEqual(allowed.hits.filter((hit) => hit === '/red.png'), ['/red.png'], 'the image is fetched once');
   });
 
-  it('does not ask again at once for an image that failed: a placeholder until a short while has passed', async () => {
-    for (let typed = 0; typed < 3; typed++) {
-      const html = await previewHtml(`![gone](${allowed.origin}/gone.png)\n\nTyping ${typed}`);
-      assert.match(html, /<span class="image-placeholder" role="img" aria-label="gone">gone<\/span>/);
-    }
-    assert.deepEqual(allowed.hits.filter((hit) => hit === '/gone.png'), ['/gone.png']);
-  });
+  describe('remote images in the preview', () => {
+    const previewHtml = async (markdown: string) => {
+      const response = await fetch(`${service.baseUrl}/api/preview`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ markdown }),
+      });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { cards: { html: string }[] }).cards[0]!.html;
+    };
 
-  it('keeps the SSRF guard: an address Generate refuses is a placeholder in the preview too', async () => {
-    const html = await previewHtml(`![secret](http://127.0.0.1:${trap.port}/red.png)`);
-    assert.match(html, /<span class="image-placeholder" role="img" aria-label="secret">secret<\/span>/);
-    assert.deepEqual(trap.hits, []);
+    it('shows a remote image as Generate draws it, fetched once for many previews', async () => {
+      const markdown = `# Picture\n\n![red](${allowed.origin}/red.png)`;
+      for (let typed = 0; typed < 5; typed++) {
+        const html = await previewHtml(`${markdown}\n\nTyping ${typed}`);
+        assert.match(html, new RegExp(`<img src="${previewImageLink.source}" alt="red"`));
+        assert.doesNotMatch(html, /image-placeholder/);
+      }
+      assert.deepEqual(allowed.hits.filter((hit) => hit === '/red.png'), ['/red.png'], 'the image is fetched once');
+    });
+
+    it('does not ask again at once for an image that failed: a placeholder until a short while has passed', async () => {
+      for (let typed = 0; typed < 3; typed++) {
+        const html = await previewHtml(`![gone](${allowed.origin}/gone.png)\n\nTyping ${typed}`);
+        assert.match(html, /<span class="image-placeholder" role="img" aria-label="gone">gone<\/span>/);
+      }
+      assert.deepEqual(allowed.hits.filter((hit) => hit === '/gone.png'), ['/gone.png']);
+    });
+
+    it('keeps the SSRF guard: an address Generate refuses is a placeholder in the preview too', async () => {
+      const html = await previewHtml(`![secret](http://127.0.0.1:${trap.port}/red.png)`);
+      assert.match(html, /<span class="image-placeholder" role="img" aria-label="secret">secret<\/span>/);
+      assert.deepEqual(trap.hits, []);
+    });
   });
 });

@@ -98,24 +98,47 @@ export function readBlockLines(page: RenderPage): Promise<BlockLines[]> {
 
 type CardsRequest = Partial<Omit<CardRenderRequest, 'theme' | 'mode' | 'contentHtml'>> & { markdown: string; theme: string; themeMode?: string };
 
-/** Renders `request` (Markdown) on one of the service's warm pages and reads back its lines. */
-export async function renderLines(service: RunningService, request: CardsRequest): Promise<{ images: Buffer[]; blocks: BlockLines[] }> {
+/**
+ * Laid out, the cards are captured only when `capture` is true (to save them for a person to look
+ * at): the lines are the layout's, which a capture does not change (it only sizes the viewport to
+ * the card and scrolls to it), and capturing tall cards took most of the time. Answers the
+ * captures and the number of cards.
+ */
+async function cardsOnPage(page: RenderPage, request: CardRenderRequest, capture: boolean): Promise<{ images: Buffer[]; cards: number }> {
+  const laidOut = new Error('laid out');
+  let cards = 0;
+  const images = await renderCards(page, request, undefined, (count) => {
+    cards = count;
+    if (!capture) throw laidOut;
+  }).catch((error: unknown) => {
+    if (error !== laidOut) throw error;
+    return [];
+  });
+  return { images: images.map((image) => image.data), cards };
+}
+
+/** Renders `request` (Markdown) on one of the service's warm pages and reads back its lines (captured with `capture`, see cardsOnPage). */
+export async function renderLines(service: RunningService, request: CardsRequest, { capture = false } = {}): Promise<{ images: Buffer[]; cards: number; blocks: BlockLines[] }> {
   const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const { html } = await renderMarkdown(request.markdown);
   return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
-    const images = await renderCards(page, {
-      width: 440,
-      height: 586,
-      scale: 1,
-      format: 'png',
-      splitMode: 'noSplit',
-      overHiddenMode: false,
-      ...request,
-      theme,
-      mode,
-      contentHtml: html,
-    });
-    return { images: images.map((image) => image.data), blocks: await readBlockLines(page) };
+    const { images, cards } = await cardsOnPage(
+      page,
+      {
+        width: 440,
+        height: 586,
+        scale: 1,
+        format: 'png',
+        splitMode: 'noSplit',
+        overHiddenMode: false,
+        ...request,
+        theme,
+        mode,
+        contentHtml: html,
+      },
+      capture,
+    );
+    return { images, cards, blocks: await readBlockLines(page) };
   });
 }
 
@@ -152,17 +175,17 @@ export function wordBoundaries(locale: string): (text: string) => Set<number> {
 
 /**
  * Renders the designs of a cover request as POST /api/generate/cover does (cover/cover.ts), each
- * fitted to its card, and reads back the lines of each.
+ * fitted to its card, and reads back the lines of each (each captured with `capture`, see cardsOnPage).
  */
-export async function renderCoverLines(service: RunningService, request: CoverRequest): Promise<Array<{ design: string; image: Buffer; blocks: BlockLines[] }>> {
+export async function renderCoverLines(service: RunningService, request: CoverRequest, { capture = false } = {}): Promise<Array<{ design: string; image?: Buffer; blocks: BlockLines[] }>> {
   const { theme, mode } = service.app.cards.themes.resolve(request.theme, request.themeMode);
   const card = { theme, mode, width: request.width, height: request.height, scale: request.scale };
   return service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
     const result = [];
     for (const design of coverDesigns(request)) {
       const contentHtml = await fitCover(page, { ...card, html: design.html, smallest: smallestDesignFit });
-      const [image] = await renderCards(page, { ...card, format: 'png', splitMode: 'noSplit', overHiddenMode: true, contentHtml });
-      result.push({ design: design.name, image: image!.data, blocks: await readBlockLines(page) });
+      const { images } = await cardsOnPage(page, { ...card, format: 'png', splitMode: 'noSplit', overHiddenMode: true, contentHtml }, capture);
+      result.push({ design: design.name, image: images[0], blocks: await readBlockLines(page) });
     }
     return result;
   });

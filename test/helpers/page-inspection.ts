@@ -1,7 +1,10 @@
 // What a render page drew, read through a DevTools session of the test's own (RenderPage.inspect):
 // the fonts Chromium used for every text run, and where every ::before / ::after of the cards is.
 // Call these after the cards are laid out, before the page is cleared.
+import { cardMarkup } from '../../src/cards/render/card-markup.js';
 import type { RenderPage } from '../../src/cards/render/render-page.js';
+import type { Theme } from '../../src/cards/themes/theme-file.js';
+import type { RunningService } from './service.js';
 
 /** Which fonts drew one run of text (a text node, or the generated content of a ::before/::after). */
 export interface TextFonts {
@@ -117,4 +120,20 @@ export function joinRuns(runs: TextFonts[], texts: string[]): TextFonts[] {
     }
   }
   return joined;
+}
+
+/**
+ * A 440-px card of `contentHtml` in each of `themes` (its default mode), laid out as the cards of
+ * one render page of the service, and `script` evaluated for each card, the card element named
+ * `card`; the answers in the order of `themes`. A theme's rules apply to its own card alone, so
+ * the cards beside it change nothing, and one layout costs a fraction of one per theme.
+ */
+export async function inEachTheme<T>(service: RunningService, themes: readonly Theme[], contentHtml: string, script: string): Promise<T[]> {
+  const cards = themes.map((theme) => cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml }));
+  const answers = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+    await page.layout(cards.join(''));
+    return page.evaluate<T[]>(`[...document.querySelectorAll('#cards > .card')].map((card) => ${script})`);
+  });
+  if (answers.length !== themes.length) throw new Error(`${answers.length} cards answered for ${themes.length} themes`);
+  return answers;
 }
