@@ -58,10 +58,9 @@ export const runAlone = [
 ];
 
 /**
- * Files that measure no time and wait on nothing: they run one after the other at a low priority
- * (nice 10) beside the files of `runAlone`, in the CPU those leave idle (a fifth to a third of the
- * machine there), instead of taking a turn in the two-at-a-time lane. At nice 10 they take about a
- * tenth of what a file running alone leaves them when it keeps both cores busy.
+ * Files that measure no time and wait on nothing: they run one after the other at the idle
+ * priority (SCHED_IDLE) beside the files of `runAlone`, in the CPU those leave idle (a fifth to a
+ * third of the machine there), instead of taking a turn in the two-at-a-time lane.
  */
 export const besideAlone = [
   'test/build-if-stale.test.ts',
