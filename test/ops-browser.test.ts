@@ -291,6 +291,9 @@ describe('the previews\' own browser', () => {
   it('runs no Chromium thread above the service\'s priority, so none can starve the thread that answers requests', async () => {
     // Run as root here: Chromium would raise its UI, IO and compositor threads to nice -8.
     const renderer = service.app.cards.renderer;
+    // Both browsers: the web page opens the previews' one (as the test before this one also does).
+    assert.equal((await fetch(`${service.baseUrl}/`)).status, 200);
+    assert.ok(await eventually(() => renderer.previewBrowserPid !== undefined && renderer.browserPid !== undefined, 20_000), 'both browsers started');
     const ownNice = os.getPriority();
     for (const browser of [renderer.browserPid!, renderer.previewBrowserPid!]) {
       const threads = threadNiceValues(browser);

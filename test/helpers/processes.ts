@@ -14,14 +14,17 @@ export interface ProcessInfo {
   cpuSeconds: number;
 }
 
+/** The fields of a /proc stat line after "(comm)", from state on; comm itself may hold spaces or parentheses. */
+function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 export function listProcesses(): ProcessInfo[] {
   const result: ProcessInfo[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid pgrp ...; comm itself may contain spaces or parentheses.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
       const [state, ppid, pgrp] = fields;
       // utime and stime, in clock ticks of 1/100 s (USER_HZ on Linux).
       const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
@@ -80,8 +83,8 @@ export function threadNiceValues(group: number): Array<{ pid: number; thread: st
     for (const task of tasks) {
       try {
         const stat = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-        // After "(comm)": state is field 3 of stat(5), nice field 19.
-        const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        // State is field 3 of stat(5), nice field 19.
+        const nice = Number(statFields(stat)[16]);
         threads.push({ pid, thread: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), nice });
       } catch {
         // exited while we looked
