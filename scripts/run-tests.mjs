@@ -26,6 +26,13 @@ import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const startedAt = Date.now();
+/** For each test process (by pid), the CPU seconds of it and its descendants, as last seen: a process's time only grows. */
+const cpuSeenByTree = new Map();
+/** The test process (its pid) that each process seen descends from. */
+const jobOfProcess = new Map();
+/** Each test process's CPU, sampled twice a second (sampleTreesCpu). */
+const cpuSampling = fs.existsSync('/proc/self/stat') ? setInterval(sampleTreesCpu, 500) : undefined;
+
 /** How long one process may run before it is stopped and counted as failed: a hang must not eat CI's time. */
 const processTimeLimitMs = 20 * 60_000;
 const parallelProcesses = 2;
@@ -93,6 +100,7 @@ for (const file of ownProcess) {
 await runInLanes(jobs.filter((job) => job.lane === 'two'), parallelProcesses);
 await Promise.all([runInLanes(jobs.filter((job) => job.lane === 'alone'), 1), runInLanes(jobs.filter((job) => job.lane === 'beside'), 1)]);
 await checking;
+clearInterval(cpuSampling);
 summarize();
 
 async function runInLanes(queue, lanes) {
@@ -107,6 +115,7 @@ function runJob(job) {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(job.program ?? process.execPath, job.command, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    cpuSeenByTree.set(child.pid, new Map());
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -124,6 +133,7 @@ function runJob(job) {
       // Whatever a file left running (a server, a browser) goes with it.
       killGroup(child);
       const seconds = (Date.now() - started) / 1000;
+      const cpuSeconds = treeCpuSeconds(child.pid);
       const counts = countsOf(output);
       const problem = timedOut
         ? `stopped after ${processTimeLimitMs / 60_000} minutes`
@@ -137,11 +147,56 @@ function runJob(job) {
             ? `ended with code ${code} although no test failed`
             : undefined;
       const name = job.name ?? (job.files.length === 1 ? job.files[0] : `${job.files.length} files in one process`);
-      process.stdout.write(`\n━━━ ${name} (${seconds.toFixed(1)} s)\n${output}`);
+      process.stdout.write(`\n━━━ ${name} (${seconds.toFixed(1)} s, ${cpuSeconds.toFixed(1)} CPU-s)\n${output}`);
       if (problem) process.stdout.write(`✖ ${name} ${problem}\n`);
-      resolve({ job, seconds, counts: counts ?? emptyCounts(), problem, perFile: perFileTimes(job, output, seconds) });
+      resolve({ job, seconds, cpuSeconds, counts: counts ?? emptyCounts(), problem, perFile: perFileTimes(job, output, seconds, cpuSeconds) });
     });
   });
+}
+
+/**
+ * Reads the CPU time of every test process and of each process it started, at any depth (Chromium
+ * starts its processes in a session of their own, so the tree is followed, not the process group).
+ * Sampled, because Chromium's renderers are not reaped by the test process, so its children's
+ * counters miss them; a process counts for what it had used when last seen.
+ */
+function sampleTreesCpu() {
+  const seen = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // ppid is field 4 of proc(5), utime and stime 14 and 15, in 1/100 s.
+      seen.push({ pid: Number(entry), ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // ended meanwhile
+    }
+  }
+  // Parents have lower pids than their children, but pids wrap: repeat until nothing new is found.
+  for (let found = true; found; ) {
+    found = false;
+    for (const { pid, ppid } of seen) {
+      if (jobOfProcess.has(pid)) continue;
+      const job = cpuSeenByTree.has(pid) ? pid : jobOfProcess.get(ppid);
+      if (job !== undefined) {
+        jobOfProcess.set(pid, job);
+        found = true;
+      }
+    }
+  }
+  for (const { pid, cpu } of seen) cpuSeenByTree.get(jobOfProcess.get(pid))?.set(pid, cpu);
+}
+
+/** The CPU seconds of a test process and its descendants seen so far, or NaN without /proc. */
+function treeCpuSeconds(group) {
+  if (!cpuSampling) return Number.NaN;
+  sampleTreesCpu();
+  let total = 0;
+  for (const seconds of cpuSeenByTree.get(group)?.values() ?? []) total += seconds;
+  cpuSeenByTree.delete(group);
+  for (const [pid, job] of jobOfProcess) if (job === group) jobOfProcess.delete(pid);
+  return total;
 }
 
 function killGroup(child) {
@@ -170,8 +225,8 @@ function countsOf(output) {
 }
 
 /** Seconds per test file; in the shared process each file is a top-level suite named after it. */
-function perFileTimes(job, output, seconds) {
-  if (job.files.length === 1) return [{ file: job.files[0], seconds }];
+function perFileTimes(job, output, seconds, cpuSeconds) {
+  if (job.files.length === 1) return [{ file: job.files[0], seconds, cpuSeconds }];
   return job.files.map((file) => {
     const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const match = output.match(new RegExp(`^[✔✖] ${escaped} \\(([\\d.]+)ms\\)$`, 'm'));
@@ -185,10 +240,13 @@ function summarize() {
   const problems = results.filter((result) => result.problem);
   const perFile = results.flatMap((result) => result.perFile).sort((a, b) => (b.seconds || 0) - (a.seconds || 0));
   const sharedProcesses = results.filter((result) => result.job.files.length > 1);
-  console.log('\nTest files by time, slowest first (* = in a process that shares one service):');
-  for (const { file, seconds, shared: inShared } of perFile) console.log(`${seconds.toFixed(1).padStart(8)} s  ${inShared ? '*' : ' '} ${file}`);
+  console.log('\nTest files by time, slowest first, with the CPU time of their process and what it started (* = in a process that shares one service):');
+  for (const { file, seconds, cpuSeconds, shared: inShared } of perFile) {
+    const cpu = cpuSeconds === undefined ? '' : `${cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
+    console.log(`${seconds.toFixed(1).padStart(8)} s ${cpu.padEnd(13)} ${inShared ? '*' : ' '} ${file}`);
+  }
   for (const check of results.filter((result) => result.job.check)) console.log(`${check.job.name} took ${check.seconds.toFixed(1)} s, beside the build and the first files.`);
-  for (const shared of sharedProcesses) console.log(`A shared process took ${shared.seconds.toFixed(1)} s for ${shared.job.files.length} files, start and close included.`);
+  for (const shared of sharedProcesses) console.log(`A shared process took ${shared.seconds.toFixed(1)} s (${shared.cpuSeconds.toFixed(1)} CPU-s) for ${shared.job.files.length} files, start and close included.`);
   console.log(`\n${results.length} processes, ${files.length} files, ${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`);
   // .ci/run sets this, so its log says what the whole run took, the install included.
   const ciStartedAt = Number(process.env.CARDWRIGHT_CI_STARTED_AT);
