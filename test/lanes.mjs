@@ -41,8 +41,9 @@ export const sharedServiceGroups = [
 ];
 
 /**
- * Files that measure time, watch processes or load the machine: they run with no other file
- * beside them, so neither disturbs the other. ops-keys is not among them: it measures no time,
+ * Files that measure time, watch processes or load the machine: they run one at a time, at the
+ * normal priority, while every other file runs at the idle priority (SCHED_IDLE) and so only in
+ * the CPU they leave idle: the machine is theirs as if they ran alone. ops-keys is not among them: it measures no time,
  * only that a changed key file is read again within 5 s, which it did beside the CPU-heavy
  * card-sizes; and it keeps one core busy all along (12 s of CPU in 12 s), so running it alone
  * only added its time to the run's.
@@ -57,12 +58,8 @@ export const runAlone = [
   'test/ops-process.test.ts',
 ];
 
-/**
- * Files that measure no time and wait on nothing: they run one after the other at the idle
- * priority (SCHED_IDLE) beside the files of `runAlone`, in the CPU those leave idle (a fifth to a
- * third of the machine there), instead of taking a turn in the two-at-a-time lane.
- */
-export const besideAlone = [
+/** Unit files that measure no time and wait on nothing; `npm run test:unit` runs them with those below. */
+export const untimedUnitFiles = [
   'test/build-if-stale.test.ts',
   'test/cjk-phrases.test.ts',
   'test/client-turns.test.ts',
@@ -80,9 +77,29 @@ export const besideAlone = [
   'test/watermark.test.ts',
 ];
 
+/**
+ * Files of the idle-priority lane that bound waits of a few seconds or less on the wall clock
+ * (a key file read again within 5 s, a budget refilled over time, page expectations, sleeps
+ * before checking what a service did meanwhile): they start only once the files of `runAlone`
+ * are done, when nothing at a higher priority can hold them up. Every other file may start while
+ * those run, in the CPU they leave idle.
+ */
+export const afterAlone = [
+  'test/http-routes.test.ts',
+  'test/markdown-lanes.test.ts',
+  'test/ops-keys.test.ts',
+  'test/page-pool.test.ts',
+  'test/preview-budget.test.ts',
+  'test/render-cache.test.ts',
+  'test/render-limits.test.ts',
+  'test/svg-raster.test.ts',
+  'test/web-page.test.ts',
+  'test/web-routes.test.ts',
+];
+
 /** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
 export const unitFiles = [
-  ...besideAlone,
+  ...untimedUnitFiles,
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',
   'test/page-pool.test.ts',
@@ -94,8 +111,9 @@ export const unitFiles = [
 ].sort();
 
 /**
- * The slowest files of the two-at-a-time lane, slowest first: they start first, so the lane ends
- * with short files and neither process waits long for the other at the end.
+ * The slowest files of the idle-priority lane after the shared processes, slowest first: they
+ * start first, so the lane ends with short files and neither process waits long for the other at
+ * the end.
  */
 export const startFirst = [
   'test/cli.test.ts',
