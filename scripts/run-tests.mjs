@@ -9,7 +9,8 @@
 // - every other file (or shared group) runs in a process of its own, two at a time, from the
 //   start too but at the idle priority (SCHED_IDLE): in the CPU the former leave idle, so they
 //   keep the machine as if alone and the suite is as long as its CPU, not as its two phases; the
-//   files of `afterAlone` (a few seconds' waits on the wall clock) start once those are done.
+//   files of `afterAlone` (a few seconds' waits on the wall clock) start once those are done;
+// - the files of `runLast` run at the end, with nothing at all beside them.
 //
 // With --checks (`npm test`), the type check and the linters run from the start at the idle
 // priority, in whatever CPU the build and the test files leave, instead of before them; a check
@@ -24,7 +25,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAlone, runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
+import { afterAlone, runAlone, runLast, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
 import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +61,7 @@ const allFiles = fs
   .map((name) => `test/${name}`)
   .sort();
 const sharing = sharedServiceGroups.flat();
-for (const listed of [...runAlone, ...afterAlone, ...sharing, ...unitFiles, ...startFirst]) {
+for (const listed of [...runAlone, ...runLast, ...afterAlone, ...sharing, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
@@ -102,6 +103,7 @@ for (const file of ownProcess) {
   const command = [...node, '--test', '--test-reporter=spec', compiled(file)];
   // The unit lane has no files that run alone: its files all run in the idle-priority lane.
   if (!unitOnly && runAlone.includes(file)) jobs.push({ files: [file], lane: 'alone', command });
+  else if (!unitOnly && runLast.includes(file)) jobs.push({ files: [file], lane: 'last', command });
   else jobs.push({ files: [file], lane: 'idle', afterAlone: afterAlone.includes(file), ...atIdlePriority(command) });
 }
 
@@ -115,6 +117,7 @@ await Promise.all([
   runInLanes(jobs.filter((job) => job.lane === 'idle'), parallelProcesses, alone),
 ]);
 await checking;
+await runInLanes(jobs.filter((job) => job.lane === 'last'), 1);
 clearInterval(cpuSampling);
 summarize();
 
