@@ -9,8 +9,7 @@
 // - every other file (or shared group) runs in a process of its own, two at a time, from the
 //   start too but at the idle priority (SCHED_IDLE): in the CPU the former leave idle, so they
 //   keep the machine as if alone and the suite is as long as its CPU, not as its two phases; the
-//   files of `afterAlone` (a few seconds' waits on the wall clock) start once those are done;
-// - the files of `runLast` run at the end, with nothing at all beside them.
+//   files of `afterAlone` (a few seconds' waits on the wall clock) start once those are done.
 //
 // With --checks (`npm test`), the type check and the linters run from the start at the idle
 // priority, in whatever CPU the build and the test files leave, instead of before them; a check
@@ -25,7 +24,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAlone, runAlone, runLast, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
+import { afterAlone, runAlone, sharedServiceGroups, startFirst, unitFiles } from '../test/lanes.mjs';
 import { compileTests, compiledRoot } from './compile-tests.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,6 +33,9 @@ const startedAt = Date.now();
 const cpuSeenByTree = new Map();
 /** The test process (its pid) that each process seen descends from. */
 const jobOfProcess = new Map();
+/** The test processes (by pid) started at the idle priority, and the processes of theirs whose session is lowered. */
+const idleJobs = new Set();
+const lowered = new Set();
 /** Each test process's CPU, sampled twice a second (sampleTreesCpu). */
 const cpuSampling = fs.existsSync('/proc/self/stat') ? setInterval(sampleTreesCpu, 500) : undefined;
 
@@ -61,7 +63,7 @@ const allFiles = fs
   .map((name) => `test/${name}`)
   .sort();
 const sharing = sharedServiceGroups.flat();
-for (const listed of [...runAlone, ...runLast, ...afterAlone, ...sharing, ...unitFiles, ...startFirst]) {
+for (const listed of [...runAlone, ...afterAlone, ...sharing, ...unitFiles, ...startFirst]) {
   if (!allFiles.includes(listed)) fail(`test/lanes.mjs names ${listed}, which does not exist`);
 }
 const files = named.length > 0 ? named.map((file) => path.relative(root, path.resolve(file))) : unitOnly ? unitFiles : allFiles;
@@ -73,7 +75,7 @@ const results = [];
 // test file would have used.
 const checking = Promise.all(
   (withChecks ? ['typecheck', 'lint'] : []).map((script) =>
-    runJob({ name: `npm run ${script}`, files: [], check: true, program: idlePriority[0], command: [...idlePriority.slice(1), npm, 'run', script] }),
+    runJob({ name: `npm run ${script}`, files: [], check: true, idle: true, program: idlePriority[0], command: [...idlePriority.slice(1), npm, 'run', script] }),
   ),
 ).then((checks) => results.push(...checks));
 if (!unitOnly) {
@@ -91,7 +93,7 @@ const node = ['--enable-source-maps'];
 /** A process to run: one or several test files. */
 const jobs = [];
 /** Started at the idle priority (SCHED_IDLE, see idlePriority) rather than changed after the start: every thread the process ever makes inherits it. */
-const atIdlePriority = (command) => ({ program: idlePriority[0], command: [...idlePriority.slice(1), process.execPath, ...command] });
+const atIdlePriority = (command) => ({ idle: true, program: idlePriority[0], command: [...idlePriority.slice(1), process.execPath, ...command] });
 for (const group of sharedServiceGroups) {
   const shared = files.filter((file) => group.includes(file));
   if (shared.length > 0) jobs.push({ files: shared, lane: 'idle', ...atIdlePriority([...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared]) });
@@ -103,7 +105,6 @@ for (const file of ownProcess) {
   const command = [...node, '--test', '--test-reporter=spec', compiled(file)];
   // The unit lane has no files that run alone: its files all run in the idle-priority lane.
   if (!unitOnly && runAlone.includes(file)) jobs.push({ files: [file], lane: 'alone', command });
-  else if (!unitOnly && runLast.includes(file)) jobs.push({ files: [file], lane: 'last', command });
   else jobs.push({ files: [file], lane: 'idle', afterAlone: afterAlone.includes(file), ...atIdlePriority(command) });
 }
 
@@ -117,7 +118,6 @@ await Promise.all([
   runInLanes(jobs.filter((job) => job.lane === 'idle'), parallelProcesses, alone),
 ]);
 await checking;
-await runInLanes(jobs.filter((job) => job.lane === 'last'), 1);
 clearInterval(cpuSampling);
 summarize();
 
@@ -149,6 +149,12 @@ function runJob(job) {
   return new Promise((resolve) => {
     const child = spawn(job.program ?? process.execPath, job.command, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     cpuSeenByTree.set(child.pid, new Map());
+    jobOfProcess.set(child.pid, child.pid);
+    if (job.idle) {
+      idleJobs.add(child.pid);
+      // At once, rather than at the next sampling: the session is the test process's own.
+      lowerIdleSessions([child.pid]);
+    }
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -219,6 +225,28 @@ function sampleTreesCpu() {
     }
   }
   for (const { pid, cpu } of seen) cpuSeenByTree.get(jobOfProcess.get(pid))?.set(pid, cpu);
+  lowerIdleSessions(seen.map(({ pid }) => pid));
+}
+
+/**
+ * Gives the session of every process of an idle-priority test process the lowest weight. With
+ * autogroups (Linux's default on desktops and these virtual machines), the scheduler first shares
+ * the CPU between sessions, at equal weight whatever the policy of the threads inside: each test
+ * process leads a session of its own, and Chromium starts its processes in another. At SCHED_IDLE
+ * in sessions of normal weight, two test processes still took two thirds of the machine from the
+ * files that run alone (cluster 51 -> 89 s). A session's nice value (/proc/PID/autogroup), raised
+ * to 19, gives it the weight of nice 19: its processes then run in the CPU the others leave.
+ */
+function lowerIdleSessions(pids) {
+  for (const pid of pids) {
+    if (lowered.has(pid) || !idleJobs.has(jobOfProcess.get(pid))) continue;
+    lowered.add(pid);
+    try {
+      fs.writeFileSync(`/proc/${pid}/autogroup`, '19');
+    } catch {
+      // no autogroups in this kernel, or the process ended meanwhile
+    }
+  }
 }
 
 /** The CPU seconds of a test process and its descendants seen so far, or NaN without /proc. */
@@ -228,7 +256,12 @@ function treeCpuSeconds(group) {
   let total = 0;
   for (const seconds of cpuSeenByTree.get(group)?.values() ?? []) total += seconds;
   cpuSeenByTree.delete(group);
-  for (const [pid, job] of jobOfProcess) if (job === group) jobOfProcess.delete(pid);
+  for (const [pid, job] of jobOfProcess) {
+    if (job !== group) continue;
+    jobOfProcess.delete(pid);
+    lowered.delete(pid);
+  }
+  idleJobs.delete(group);
   return total;
 }
 
