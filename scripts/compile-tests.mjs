@@ -39,7 +39,7 @@ export async function compileTests() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Failures point at the TypeScript lines (run with --enable-source-maps).
+    // Inline maps: a file run with --enable-source-maps, or in a debugger, names the TypeScript lines.
     sourcemap: 'inline',
     logLevel: 'error',
   });
