@@ -20,7 +20,7 @@ describe('whitespace-only Markdown', () => {
       const cards = async (markdown: string) => {
         const { status, json } = await service.generate({ markdown, splitMode, theme: 'minimal', scale: 1 });
         assert.equal(status, 200, JSON.stringify(json));
-        return Promise.all(json.images.map(async (image: { url: string }) => decodePng((await download(image.url)).bytes)));
+        return Promise.all(json.images.map(async (image: { url: string }) => await decodePng((await download(image.url)).bytes)));
       };
       const empty = await cards('');
       const blanks = ['  \n\n\t\n\u3000 \n', '<div> </div>', '<div>\n\n</div>\n\n<p>&nbsp;</p>\n\n<br>\n\n<!-- a comment -->', '<div></div>\n\n---\n\n<span></span>'];
@@ -50,7 +50,7 @@ describe('whitespace-only Markdown', () => {
     const drawn = async (markdown: string) => {
       const { status, json } = await service.generate({ markdown, theme: 'minimal', scale: 1 });
       assert.equal(status, 200, JSON.stringify(json));
-      return { png: decodePng((await download(json.images[0].url)).bytes), alt: json.images[0].alt };
+      return { png: await decodePng((await download(json.images[0].url)).bytes), alt: json.images[0].alt };
     };
     const [empty, frame] = [await drawn(''), await drawn('![](https://nowhere.invalid/photo.jpg)')];
     assert.equal(frame.alt, 'Image.');
@@ -60,7 +60,7 @@ describe('whitespace-only Markdown', () => {
   it('draws an element with no text whose style paints a box (a coloured block is content)', async () => {
     const { status, json } = await service.generate({ markdown: '<div style="height:200px;background:#e01010"></div>', theme: 'minimal', scale: 1 });
     assert.equal(status, 200, JSON.stringify(json));
-    const png = decodePng((await download(json.images[0].url)).bytes);
+    const png = await decodePng((await download(json.images[0].url)).bytes);
     assert.ok(countNear(png, [0xe0, 0x10, 0x10]) > png.width * 100, 'the red block is drawn, not the default heading');
   });
 });

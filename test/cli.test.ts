@@ -122,7 +122,7 @@ describe('cardwright render', () => {
     assert.equal(stdout, `${path.join('out', 'notes-1.png')}\n`);
     const bytes = fs.readFileSync(path.join(dir, 'out', 'notes-1.png'));
     assert.ok(isPng(bytes));
-    const png = decodePng(bytes);
+    const png = await decodePng(bytes);
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.ok(distinctColours(png) > 50, 'the card shows text, not a blank page');
     assert.equal(stderr, '');
@@ -143,8 +143,8 @@ describe('cardwright render', () => {
     assert.equal(status, 200);
     assert.equal(json.images.length, files.length, 'as many cards as the API makes');
     for (const [index, image] of json.images.entries()) {
-      const fromCli = decodePng(fs.readFileSync(path.join(dir, files[index]!)));
-      const fromApi = decodePng((await download(image.url)).bytes);
+      const fromCli = await decodePng(fs.readFileSync(path.join(dir, files[index]!)));
+      const fromApi = await decodePng((await download(image.url)).bytes);
       assert.deepEqual([fromCli.width, fromCli.height], [880, 1172]);
       assert.equal(differingFraction(fromCli, fromApi), 0, `card ${index + 1} is the API's card`);
     }
@@ -168,7 +168,7 @@ describe('cardwright render', () => {
     const files = ['first-1.png', 'second-1.png', 'second-2.png'].map((name) => path.join('remote', name));
     assert.deepEqual(stdout.trim().split('\n'), files);
     for (const file of files) {
-      const png = decodePng(fs.readFileSync(path.join(dir, file)));
+      const png = await decodePng(fs.readFileSync(path.join(dir, file)));
       assert.deepEqual([png.width, png.height], [200, 200], file);
     }
   });
@@ -176,7 +176,7 @@ describe('cardwright render', () => {
   it('honours size, scale, mode and the API defaults, like POST /api/generate', async () => {
     const dark = await runCli(['render', 'notes.md', '-o', 'sized', '-n', 'dark', '-w', '300', '--height', '400', '--scale', '1', '-m', 'dark-mode'], { cwd: dir });
     assert.equal(dark.code, 0, dark.stderr);
-    const png = decodePng(fs.readFileSync(path.join(dir, 'sized', 'dark-1.png')));
+    const png = await decodePng(fs.readFileSync(path.join(dir, 'sized', 'dark-1.png')));
     assert.deepEqual([png.width, png.height], [300, 400]);
     // Graphite paper in dark mode, where light mode is white.
     assert.ok(png.data[(350 * png.width + 150) * 4]! < 60);

@@ -81,7 +81,7 @@ async function assertImagesWhole(answers: Answer[]): Promise<void> {
     for (const image of answer.body.images) {
       const { bytes, response } = await download(image.url);
       assert.equal(response.status, 200, image.url);
-      const png = decodePng(bytes);
+      const png = await decodePng(bytes);
       assert.equal(png.width, image.width);
       assert.equal(png.height, image.height);
     }
@@ -300,7 +300,7 @@ describe('three replicas behind HAProxy, sharing Redis and S3', { timeout: 180_0
     for (const key of await s3.listKeys('screenshots/')) {
       if (!key.endsWith('.png')) continue;
       const { bytes } = await s3.readObject(key);
-      assert.doesNotThrow(() => decodePng(bytes), key);
+      await assert.doesNotReject(decodePng(bytes), key);
     }
   });
 

@@ -27,7 +27,7 @@ describe('POST /api/generate/cover', () => {
     return { status: response.status, json: (await response.json()) as any };
   };
   const pngsOf = async (json: { images: Array<{ url: string }> }) =>
-    Promise.all(json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+    Promise.all(json.images.map(async (image) => await decodePng((await download(image.url)).bytes)));
 
   before(async () => {
     service = await startService();

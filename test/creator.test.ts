@@ -183,7 +183,7 @@ describe('for creators', () => {
 
   it('draws the watermark: every image differs from the same request without it, the cover included, and a bad one is a 400', async () => {
     const markdown = `${frontMatter}\n${content}`;
-    const images = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+    const images = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => await decodePng((await download(image.url)).bytes)));
     const top = (png: DecodedPng) => ({ ...png, height: png.height / 2, data: png.data.subarray(0, (png.data.length / 2) | 0) });
     // At the bottom right: the images differ there only. Tiled: all over.
     for (const [theme, watermark, least] of [['plain-notes', '@xiaoman', 0.0005], ['darktech', { text: '@xiaoman', position: 'tiled' }, 0.02]] as const) {
@@ -236,7 +236,7 @@ describe('for creators', () => {
     const card = async (body: Record<string, unknown>) => {
       const answer = await service.generate({ width: 400, height: 400, scale: 1, splitMode: 'autoSplit', ...body });
       assert.equal(answer.status, 200, JSON.stringify(answer.json));
-      return decodePng((await download(answer.json.images[0].url)).bytes);
+      return await decodePng((await download(answer.json.images[0].url)).bytes);
     };
     for (const theme of ['plain-notes', 'darktech', 'glassmorphism', 'cyberpunk']) {
       const { width, notRed } = logoCoverage(await card({ markdown, theme, watermark: { image, position: 'center', opacity: 1, size: 24 } }));
@@ -430,7 +430,7 @@ describe('for creators', () => {
   });
 
   it('fetches a watermark logo given by address under the remote-image rules, and warns and draws the cards without it when it cannot', async () => {
-    const imagesOf = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => decodePng((await download(image.url)).bytes)));
+    const imagesOf = async (answer: { json: { images: Array<{ url: string }> } }) => Promise.all(answer.json.images.map(async (image) => await decodePng((await download(image.url)).bytes)));
     const body = { markdown: content, theme: 'plain-notes', splitMode: 'hrSplit', scale: 1 };
     const plain = await imagesOf(await service.generate(body));
     const logo = await service.generate({ ...body, watermark: { image: `${images.origin}/red.png`, opacity: 1 } });
@@ -443,7 +443,7 @@ describe('for creators', () => {
     // The cover endpoint fetches it too.
     const cover = await postJson(service.baseUrl, '/api/generate/cover', { text: 'Logo', scale: 1, watermark: { image: `${images.origin}/red.png`, opacity: 1 } }, { 'x-api-key': testApiKey });
     assert.equal(cover.status, 200, JSON.stringify(cover.json));
-    assert.ok(countNear(decodePng((await download(cover.json.images[0].url)).bytes), [230, 20, 20]) > 500, 'the cover shows the red logo');
+    assert.ok(countNear(await decodePng((await download(cover.json.images[0].url)).bytes), [230, 20, 20]) > 500, 'the cover shows the red logo');
     // Missing, or at an address the rules refuse: the cards as without it, and a warning naming it.
     for (const address of [`${images.origin}/missing.png`, 'http://169.254.169.254/latest/logo.png']) {
       const missing = await service.generate({ ...body, watermark: { image: address } });
@@ -462,7 +462,7 @@ describe('for creators', () => {
       const without = await service.generate({ markdown: content, theme, splitMode: 'hrSplit', scale: 1 });
       assert.equal(withIt.status, 200, JSON.stringify(withIt.json));
       assert.equal(withIt.json.images.length, without.json.images.length + 2, theme);
-      const images = async (answer: typeof withIt) => Promise.all(answer.json.images.map(async (image: { url: string }) => decodePng((await download(image.url)).bytes)));
+      const images = async (answer: typeof withIt) => Promise.all(answer.json.images.map(async (image: { url: string }) => await decodePng((await download(image.url)).bytes)));
       const [cover, first, , end] = await images(withIt);
       const [plainFirst] = await images(without);
       assert.ok(differingFraction(cover!, plainFirst!) > 0.01, `${theme}: the cover is a card of its own`);

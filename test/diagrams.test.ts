@@ -54,7 +54,7 @@ async function diagramImages(cardHtml: string, baseUrl?: string): Promise<Diagra
       alt: alt!,
       width: Number(width),
       height: Number(height),
-      png: decodePng(await bytes(src!)),
+      png: await decodePng(await bytes(src!)),
     })),
   );
 }
@@ -233,9 +233,9 @@ describe('mermaid diagrams', () => {
   it('stores a card with the diagram drawn in it', async () => {
     const { status, json } = await service.generate({ markdown: `# 流程\n\n${fence(diagramTypes.flowchart!)}`, theme: 'darktech' });
     assert.equal(status, 200, JSON.stringify(json));
-    const card = decodePng((await download(json.images[0].url)).bytes);
+    const card = await decodePng((await download(json.images[0].url)).bytes);
     const plain = await service.generate({ markdown: '# 流程', theme: 'darktech' });
-    const plainCard = decodePng((await download(plain.json.images[0].url)).bytes);
+    const plainCard = await decodePng((await download(plain.json.images[0].url)).bytes);
     // The diagram's nodes, text and lines: many more pixels that differ from the card's dark ground.
     const drawn = (png: DecodedPng) => tones(png).drawn * (1 - tones(png).dark);
     assert.ok(drawn(card) > drawn(plainCard) + 20_000, `the diagram is drawn on the card (${Math.round(drawn(card))} vs ${Math.round(drawn(plainCard))} pixels not dark)`);

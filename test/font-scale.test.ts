@@ -40,8 +40,8 @@ describe('fontScale', () => {
     const large = await service.generate({ ...base, width: 880, height: 1172, scale: 1, fontScale: 2 });
     assert.equal(small.status, 200);
     assert.equal(large.status, 200);
-    const a = decodePng((await download(small.json.images[0].url)).bytes);
-    const b = decodePng((await download(large.json.images[0].url)).bytes);
+    const a = await decodePng((await download(small.json.images[0].url)).bytes);
+    const b = await decodePng((await download(large.json.images[0].url)).bytes);
     assert.deepEqual([b.width, b.height], [880, 1172]);
     assert.ok(differingFraction(a, b) < 0.001, `${(differingFraction(a, b) * 100).toFixed(2)}% of pixels differ`);
   });

@@ -36,7 +36,7 @@ describe('POST /api/generate', () => {
     assert.equal(bytes.length, image.bytes);
     assert.equal(image.size, Math.round((bytes.length / 1024) * 100) / 100, "size is in KB, as MD2Card reports it");
     assert.ok(isPng(bytes));
-    const png = decodePng(bytes);
+    const png = await decodePng(bytes);
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.ok(distinctColours(png) > 50, 'the card has text and decoration, not a blank page');
   });
@@ -137,8 +137,8 @@ describe('POST /api/generate', () => {
     const markdown = '# Title\n\nSome text.';
     const light = await service.generate({ markdown, themeMode: 'light-mode' });
     const dark = await service.generate({ markdown, themeMode: 'dark-mode' });
-    const lightPng = decodePng((await download(light.json.images[0].url)).bytes);
-    const darkPng = decodePng((await download(dark.json.images[0].url)).bytes);
+    const lightPng = await decodePng((await download(light.json.images[0].url)).bytes);
+    const darkPng = await decodePng((await download(dark.json.images[0].url)).bytes);
     assert.ok(differingFraction(lightPng, darkPng) > 0.5);
     // Background of the card body: white paper in light mode, graphite in dark mode.
     const brightness = (png: typeof lightPng) => png.data[(600 * png.width + 440) * 4]!;
@@ -150,11 +150,11 @@ describe('POST /api/generate', () => {
     const grown = await service.generate({ markdown: longDocument });
     assert.equal(grown.json.images.length, 1);
     assert.ok(grown.json.images[0].height > 1172 * 3, `height ${grown.json.images[0].height}`);
-    assert.equal(decodePng((await download(grown.json.images[0].url)).bytes).height, grown.json.images[0].height);
+    assert.equal((await decodePng((await download(grown.json.images[0].url)).bytes)).height, grown.json.images[0].height);
 
     const clipped = await service.generate({ markdown: longDocument, overHiddenMode: true });
     assert.equal(clipped.json.images.length, 1);
-    const png = decodePng((await download(clipped.json.images[0].url)).bytes);
+    const png = await decodePng((await download(clipped.json.images[0].url)).bytes);
     assert.deepEqual([png.width, png.height], [880, 1172]);
   });
 
@@ -162,7 +162,7 @@ describe('POST /api/generate', () => {
     const one = await service.generate({ scale: 1 });
     assert.deepEqual([one.json.images[0].width, one.json.images[0].height], [440, 586]);
     const custom = await service.generate({ width: 500.4, height: 499.6, scale: 3 });
-    const png = decodePng((await download(custom.json.images[0].url)).bytes);
+    const png = await decodePng((await download(custom.json.images[0].url)).bytes);
     assert.deepEqual([png.width, png.height], [1500, 1500]);
   });
 
@@ -219,7 +219,7 @@ describe('POST /api/generate', () => {
     const light = await service.generate({ markdown, themeMode: 'light-mode', scale: 1 });
     assert.equal(light.json.warnings, undefined, 'a request without a problem has no warnings');
     assert.equal(light.headers.get('x-cardwright-warnings'), null);
-    const [blindPng, lightPng] = await Promise.all([blind, light].map(async (answer) => decodePng((await download(answer.json.images[0].url)).bytes)));
+    const [blindPng, lightPng] = await Promise.all([blind, light].map(async (answer) => await decodePng((await download(answer.json.images[0].url)).bytes)));
     assert.equal(differingFraction(blindPng!, lightPng!), 0, 'drawn exactly as the default mode');
   });
 
@@ -367,7 +367,7 @@ describe('user content in the render page', () => {
     ].join('\n\n');
     const { status, json } = await service.generate({ markdown });
     assert.equal(status, 200);
-    const png = decodePng((await download(json.images[0].url)).bytes);
+    const png = await decodePng((await download(json.images[0].url)).bytes);
     let red = 0;
     for (let i = 0; i < png.data.length; i += 4) if (png.data[i]! > 240 && png.data[i + 1]! < 20 && png.data[i + 2]! < 20) red++;
     assert.equal(red, 0, 'no script changed the page');

@@ -241,11 +241,11 @@ describe('what one request may cost the browser: pixels, bytes, drawing time, SV
     // Shown by address (the preview's own copy), drawn at twice its size.
     const link = new RegExp(`<img src="(${previewImageLink.source})" alt="red" width="100">`).exec(html)?.[1];
     assert.ok(link, html);
-    const drawn = decodePng(await previewImage(service.baseUrl, link));
+    const drawn = await decodePng(await previewImage(service.baseUrl, link));
     assert.deepEqual([drawn.width, drawn.height], [200, 100]);
     const generated = await service.generate({ markdown: `![red](${svgDataUrl(redSvg)})`, scale: 1 });
     assert.equal(generated.status, 200, JSON.stringify(generated.json));
-    const card = decodePng((await download(generated.json.images[0].url)).bytes);
+    const card = await decodePng((await download(generated.json.images[0].url)).bytes);
     // Drawn 100 × 50 CSS px (its own size), from a PNG of twice that.
     assert.ok(countNear(card, [230, 20, 20], 30) >= 100 * 50 * 0.9, 'the SVG is drawn on the card at its own size');
   });

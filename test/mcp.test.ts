@@ -210,7 +210,7 @@ describe('cardwright mcp, rendering locally', () => {
 
     const [returned] = imagesOf(result);
     assert.ok(returned && isPng(returned));
-    const png = decodePng(returned);
+    const png = await decodePng(returned);
     assert.deepEqual([png.width, png.height], [300, 400]);
     assert.ok(png.data[(350 * png.width + 150) * 4]! < 60, 'dark mode paper');
     assert.deepEqual(fs.readFileSync(file), returned, 'the returned image is the written file');
@@ -224,7 +224,7 @@ describe('cardwright mcp, rendering locally', () => {
     assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
     const { images } = JSON.parse(textOf(result));
     assert.equal(images[0].fileName, path.join(outputDir, 'agenda-1.png'));
-    assert.deepEqual([decodePng(imagesOf(result)[0]!).width, images[0].height], [880, 1172]);
+    assert.deepEqual([(await decodePng(imagesOf(result)[0]!)).width, images[0].height], [880, 1172]);
   });
 
   it("answers bad arguments with a tool error carrying the API's message", async () => {
@@ -271,7 +271,7 @@ describe('cardwright mcp, calling a remote cardwright', () => {
     assert.equal(images.length, 1);
     assert.ok(images[0].url.startsWith(`${service.baseUrl}/screenshots/`));
     const [returned] = imagesOf(result);
-    const png = decodePng(returned!);
+    const png = await decodePng(returned!);
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.deepEqual((await download(images[0].url)).bytes, returned);
     assert.deepEqual(JSON.parse(textOf(result)).warnings, [

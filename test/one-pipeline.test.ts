@@ -56,7 +56,7 @@ describe('one card pipeline behind every front end', () => {
     markdown = sampleDocument();
     const { status, json } = await service.generate({ ...request, markdown });
     assert.equal(status, 200, JSON.stringify(json));
-    apiCards = await Promise.all(json.images.map(async (image: { url: string }) => decodePng((await download(image.url)).bytes)));
+    apiCards = await Promise.all(json.images.map(async (image: { url: string }) => await decodePng((await download(image.url)).bytes)));
     assert.ok(apiCards.length >= 2, `the document is split into several cards; got ${apiCards.length}`);
   });
   after(async () => service.close());
@@ -69,10 +69,10 @@ describe('one card pipeline behind every front end', () => {
     assert.equal(code, 0, stderr);
     const files = stdout.trim().split('\n');
     assert.equal(files.length, apiCards.length);
-    files.forEach((file, index) => {
-      const card = decodePng(fs.readFileSync(path.resolve(dir, file)));
+    for (const [index, file] of files.entries()) {
+      const card = await decodePng(fs.readFileSync(path.resolve(dir, file)));
       assert.equal(differingFraction(card, apiCards[index]!), 0, `card ${index + 1} differs`);
-    });
+    }
   });
 
   it('the MCP server (local mode) answers with the cards the API stores', async () => {
@@ -92,9 +92,9 @@ describe('one card pipeline behind every front end', () => {
       assert.ok(!result.isError, JSON.stringify(result.content[0]));
       const images = result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
       assert.equal(images.length, apiCards.length);
-      images.forEach((bytes, index) => {
-        assert.equal(differingFraction(decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`);
-      });
+      for (const [index, bytes] of images.entries()) {
+        assert.equal(differingFraction(await decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`);
+      }
     } finally {
       await client.close();
     }
@@ -183,12 +183,12 @@ describe('one card pipeline behind every front end', () => {
     ].join('\n');
     const body = { markdown: `# Regions\n\n${tenColumns}\n\nThe table above is wider than the card.`, theme: 'business', splitMode: 'noSplit', scale: 1, format: 'png' };
     const { json } = await service.generate(body);
-    const stored = decodePng((await download(json.images[0].url)).bytes);
+    const stored = await decodePng((await download(json.images[0].url)).bytes);
     const response = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const preview = (await response.json()) as { cards: Array<{ html: string }> };
     assert.equal(typeof preview.cards[0]!.html, 'string', 'a noSplit preview is markup');
     const drawn = async (markup: string) =>
-      decodePng(await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => page.capture((await page.layout(markup))[0]!, { scale: 1, format: 'png' })));
+      await decodePng(await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => page.capture((await page.layout(markup))[0]!, { scale: 1, format: 'png' })));
     const shown = await drawn(preview.cards[0]!.html);
     assert.deepEqual([shown.width, shown.height], [stored.width, stored.height], 'same size');
     assert.equal(differingFraction(shown, stored), 0, 'the preview markup draws the stored card');
@@ -202,7 +202,7 @@ describe('one card pipeline behind every front end', () => {
   it('the noSplit preview of an overHiddenMode card is the card Generate stores, cut at its last whole line', async () => {
     const body = { markdown, theme: 'warm', splitMode: 'noSplit', overHiddenMode: true, width: 440, height: 400, scale: 1, format: 'png' };
     const { json } = await service.generate(body);
-    const stored = decodePng((await download(json.images[0].url)).bytes);
+    const stored = await decodePng((await download(json.images[0].url)).bytes);
     const response = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const preview = (await response.json()) as { cards: Array<{ image?: string; width: number; height: number }> };
     assert.equal(preview.cards.length, 1);
@@ -216,7 +216,7 @@ describe('one card pipeline behind every front end', () => {
 
   it('a different request gives different pixels, so the comparisons above can fail', async () => {
     const { json } = await service.generate({ ...request, markdown, themeMode: 'purple-mode' });
-    const other = decodePng((await download(json.images[0].url)).bytes);
+    const other = await decodePng((await download(json.images[0].url)).bytes);
     assert.ok(differingFraction(other, apiCards[0]!) > 0.05);
     assert.ok(meanDifference(other, apiCards[0]!) > 2.5, 'another mode is further from the card than the preview may be');
   });

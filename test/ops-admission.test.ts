@@ -60,7 +60,7 @@ describe('admission: one renderer, a queue of one', () => {
         assert.equal(result.headers.get('retry-after'), '1');
         continue;
       }
-      const png = decodePng((await download(result.json.images[0].url)).bytes);
+      const png = await decodePng((await download(result.json.images[0].url)).bytes);
       assert.equal(png.width, 300 + i * 10, 'the image has this request\'s width');
       const rgb = colours[i]!.match(/\w\w/g)!.map((hex) => parseInt(hex, 16)) as [number, number, number];
       assert.ok(countNear(png, rgb, 30) > png.width * 200, `the image shows this request's colour ${colours[i]}`);

@@ -39,7 +39,7 @@ async function assertOwnImageOrCleanError(index: number, result: { status: numbe
     return false;
   }
   assert.equal(result.status, 200, JSON.stringify(result.json));
-  const png = decodePng((await download(result.json.images[0].url)).bytes);
+  const png = await decodePng((await download(result.json.images[0].url)).bytes);
   assert.equal(png.width, 240 + index * 10, `request ${index} got an image of its own width`);
   assert.ok(countNear(png, palette[index % palette.length]!, 30) > png.width * 300, `request ${index} got its own colour`);
   return true;

@@ -46,7 +46,7 @@ describe('overHiddenMode', () => {
         assert.ok(shown.length >= 3, 'the lines above the cut are shown');
         // Below the cut nothing of the text is drawn; the last line shown is faded against the first.
         if (theme === 'plain-notes' || theme === 'minimal') {
-          const png = decodePng(images[0]!.data);
+          const png = await decodePng(images[0]!.data);
           const { left, right } = card.content;
           assert.ok(inkContrast(png, left, right, cut + 1, card.content.bottom) < 1.2, 'nothing drawn below the cut');
           const first = shown[0]!;

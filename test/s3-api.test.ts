@@ -52,7 +52,7 @@ describe('STORAGE=s3', () => {
       assert.equal(uploaded?.['content-md5'], createHash('md5').update(object.bytes).digest('base64'), 'the upload carried the MD5 of the bytes');
       assert.match(String(uploaded?.authorization), /SignedHeaders=[^,]*content-md5/);
       assert.ok(isPng(object.bytes));
-      const png = decodePng(object.bytes);
+      const png = await decodePng(object.bytes);
       assert.deepEqual([png.width, png.height], [image.width, image.height]);
 
       const { bytes, response } = await download(image.url);

@@ -17,7 +17,7 @@ async function images(json: any, width: number, height: number): Promise<Decoded
   const decoded: DecodedPng[] = [];
   for (const image of json.images) {
     assert.deepEqual([image.width, image.height], [width, height]);
-    const png = decodePng((await download(image.url)).bytes);
+    const png = await decodePng((await download(image.url)).bytes);
     assert.deepEqual([png.width, png.height], [width, height], `${image.fileName} is ${width}×${height}`);
     decoded.push(png);
   }

@@ -39,7 +39,7 @@ describe('hrSplit', () => {
     assert.equal(status, 200);
     assert.equal(json.images.length, cards.length);
     for (const image of json.images) {
-      const png = decodePng((await download(image.url)).bytes);
+      const png = await decodePng((await download(image.url)).bytes);
       assert.deepEqual([png.width, png.height], [880, 1172]);
     }
   });

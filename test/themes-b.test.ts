@@ -258,7 +258,7 @@ describe('themes: what each one promises', () => {
     const { status, json } = await service.generate({ scale, ...body });
     assert.equal(status, 200, JSON.stringify(json));
     assert.equal(json.images.length, 1);
-    return decodePng((await download(json.images[0].url)).bytes);
+    return await decodePng((await download(json.images[0].url)).bytes);
   }
 
   for (const promise of promises) {

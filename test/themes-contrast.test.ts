@@ -165,7 +165,7 @@ describe('contrast of text in every theme and mode', () => {
       const samples = await page.evaluate<Sample[]>(collectSamples);
       await page.evaluate(hideText);
       const backgrounds: DecodedPng[] = [];
-      for (const box of boxes) backgrounds.push(decodePng(await page.capture(box, { scale, format: 'png' })));
+      for (const box of boxes) backgrounds.push(await decodePng(await page.capture(box, { scale, format: 'png' })));
       await page.evaluate(`document.getElementById('hide-text').remove()`);
       return { samples, backgrounds };
     });

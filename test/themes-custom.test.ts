@@ -51,24 +51,24 @@ describe('custom themes', () => {
     const markdown = '# Custom 自定义 ✨\n\nHello from THEMES_DIR.';
     const dusk = await service.generate({ markdown, theme: 'my-sunset', scale: 1 });
     assert.equal(dusk.status, 200, JSON.stringify(dusk.json));
-    const duskPng = decodePng((await download(dusk.json.images[0].url)).bytes);
+    const duskPng = await decodePng((await download(dusk.json.images[0].url)).bytes);
     assert.deepEqual(pixel(duskPng, 4, 4), [0x1d, 0x2b, 0x53], 'default mode: dusk background');
     assert.ok(countNear(duskPng, [0xff, 0x77, 0xa8], 30) > 50, 'the theme colours its heading');
 
     const dawn = await service.generate({ markdown, theme: 'my-sunset', themeMode: 'dawn-mode', scale: 1 });
     assert.equal(dawn.status, 200);
-    const dawnPng = decodePng((await download(dawn.json.images[0].url)).bytes);
+    const dawnPng = await decodePng((await download(dawn.json.images[0].url)).bytes);
     assert.deepEqual(pixel(dawnPng, 4, 4), [0xff, 0xcc, 0x00], 'dawn-mode background');
   });
 
   it('keeps a custom theme\'s unscoped rules inside its own cards', async () => {
     const markdown = 'A paragraph in green? 绿色？';
     const own = await service.generate({ markdown, theme: 'my-sunset', scale: 1 });
-    const ownPng = decodePng((await download(own.json.images[0].url)).bytes);
+    const ownPng = await decodePng((await download(own.json.images[0].url)).bytes);
     assert.ok(countNear(ownPng, [0x00, 0xee, 0x00], 40) > 50, 'the rule applies in the custom theme');
     for (const theme of ['plain-notes', 'minimalist']) {
       const other = await service.generate({ markdown, theme, scale: 1 });
-      const png = decodePng((await download(other.json.images[0].url)).bytes);
+      const png = await decodePng((await download(other.json.images[0].url)).bytes);
       assert.equal(countNear(png, [0x00, 0xee, 0x00], 40), 0, `${theme} is untouched`);
     }
   });
@@ -94,7 +94,7 @@ describe('custom themes', () => {
 
     const impostor = await service.generate({ theme: 'plain-notes', scale: 1 });
     assert.equal(impostor.status, 200);
-    const png = decodePng((await download(impostor.json.images[0].url)).bytes);
+    const png = await decodePng((await download(impostor.json.images[0].url)).bytes);
     assert.deepEqual(pixel(png, 4, 4), [255, 255, 255], 'the clashing file did not restyle plain-notes');
     assert.equal((await service.generate({ theme: 'nice-class' })).status, 400, 'a skipped theme cannot be selected');
   });

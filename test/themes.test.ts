@@ -64,7 +64,7 @@ describe('themes', () => {
   async function render(body: Record<string, unknown>): Promise<DecodedPng> {
     const { status, json } = await service.generate(body);
     assert.equal(status, 200, `${JSON.stringify(body).slice(0, 120)} → ${JSON.stringify(json)}`);
-    return decodePng((await download(json.images[0].url)).bytes);
+    return await decodePng((await download(json.images[0].url)).bytes);
   }
 
   it('lists the built-in themes with the modes and default mode of the spec', async () => {

@@ -50,7 +50,7 @@ describe('a TypeScript client generated from /openapi.json', () => {
     const images = await client.generate({ markdown: '# Typed client\n\nGenerated from the OpenAPI document.', width: 320, height: 400, scale: 1 });
     assert.equal(images.length, 1);
     assert.deepEqual({ width: images[0]!.width, height: images[0]!.height }, { width: 320, height: 400 });
-    const png = decodePng(Buffer.from(await (await fetch(images[0]!.url)).arrayBuffer()));
+    const png = await decodePng(Buffer.from(await (await fetch(images[0]!.url)).arrayBuffer()));
     assert.deepEqual({ width: png.width, height: png.height }, { width: 320, height: 400 });
   });
 

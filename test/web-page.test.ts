@@ -319,7 +319,7 @@ describe('web page', () => {
       const { bytes, response } = await download(results[0]!.src);
       assert.equal(response.status, 200);
       assert.ok(isPng(bytes));
-      assert.equal(decodePng(bytes).height, 1172);
+      assert.equal((await decodePng(bytes)).height, 1172);
 
       // The key is kept in this browser and sent only to the generate endpoint of this service.
       assert.equal(await page.evaluate(() => localStorage.getItem('cardwright.apiKey')), testApiKey);

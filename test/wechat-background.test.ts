@@ -19,12 +19,12 @@ describe('weChatMode', () => {
     const { status, json } = await service.generate({ markdown: article, theme: 'pop-art', weChatMode: true });
     assert.equal(status, 200, JSON.stringify(json));
     assert.equal(json.images.length, 1);
-    const png = decodePng((await download(json.images[0].url)).bytes);
+    const png = await decodePng((await download(json.images[0].url)).bytes);
     assert.equal(png.width, 750, '375 CSS px at scale 2');
     assert.ok(png.height < 1172, `as tall as the content, not the default card height: ${png.height}`);
 
     // pop-art's frame is its yellow halftone page and ink-outlined panel; the article is the panel only.
-    const framed = decodePng((await download((await service.generate({ markdown: article, theme: 'pop-art', width: 375 })).json.images[0].url)).bytes);
+    const framed = await decodePng((await download((await service.generate({ markdown: article, theme: 'pop-art', width: 375 })).json.images[0].url)).bytes);
     const yellow: [number, number, number] = [0xfd, 0xe0, 0x41];
     assert.ok(countNear(framed, yellow, 30) > 10_000, 'the card has its yellow page');
     assert.equal(countNear(png, yellow, 30), 0, 'the article has no yellow page around it');
@@ -51,7 +51,7 @@ describe('background', () => {
   it('replaces the theme background with a colour', async () => {
     const { status, json } = await service.generate({ markdown: '# Hi', background: '#123456', scale: 1 });
     assert.equal(status, 200, JSON.stringify(json));
-    const png = decodePng((await download(json.images[0].url)).bytes);
+    const png = await decodePng((await download(json.images[0].url)).bytes);
     assert.deepEqual(pixel(png, 5, png.height - 5), [0x12, 0x34, 0x56]);
   });
 
@@ -61,7 +61,7 @@ describe('background', () => {
     assert.equal(status, 200, JSON.stringify(json));
     assert.ok(json.images.length > 1);
     for (const image of json.images) {
-      const png = decodePng((await download(image.url)).bytes);
+      const png = await decodePng((await download(image.url)).bytes);
       const [leftRed, , leftBlue] = pixel(png, 2, png.height - 3);
       const [rightRed, , rightBlue] = pixel(png, png.width - 3, png.height - 3);
       assert.ok(leftRed > 240 && leftBlue < 15, `red at the left: ${leftRed},${leftBlue}`);

@@ -14,7 +14,7 @@ export async function renderCard(service: RunningService, body: Record<string, u
     fs.mkdirSync(process.env.SAVE_PNGS, { recursive: true });
     fs.writeFileSync(path.join(process.env.SAVE_PNGS, `${name}.png`), bytes);
   }
-  return decodePng(bytes);
+  return await decodePng(bytes);
 }
 
 /** Pixels for which `test(r, g, b)` holds. */

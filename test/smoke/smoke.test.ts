@@ -34,7 +34,7 @@ describe(`smoke test on Node ${process.version}`, () => {
     const { bytes, response } = await download(json.images[0].url);
     assert.equal(response.status, 200);
     assert.ok(isPng(bytes));
-    const png = decodePng(bytes);
+    const png = await decodePng(bytes);
     assert.deepEqual([png.width, png.height], [880, 1172]);
     assert.ok(distinctColours(png) > 50, 'the card shows text, not a blank page');
   });
@@ -49,7 +49,7 @@ describe(`smoke test on Node ${process.version}`, () => {
     const picture = /<figure class="diagram"><img src="(\/api\/preview\/images\/[0-9a-f]{40})"[^>]* alt="([^"]*)">/.exec(html);
     assert.ok(picture, 'the diagram is a picture');
     assert.match(picture[2]!, /^Flowchart/);
-    assert.ok(distinctColours(decodePng(await previewImage(service.baseUrl, picture[1]!))) > 10, 'the diagram is drawn');
+    assert.ok(distinctColours(await decodePng(await previewImage(service.baseUrl, picture[1]!))) > 10, 'the diagram is drawn');
   });
 
   it('runs the MCP server, which renders through the service', async () => {
@@ -69,7 +69,7 @@ describe(`smoke test on Node ${process.version}`, () => {
       assert.notEqual(result.isError, true, JSON.stringify(result.content[0]));
       const image = result.content.find((item) => item.type === 'image');
       assert.ok(image?.type === 'image');
-      const png = decodePng(Buffer.from(image.data, 'base64'));
+      const png = await decodePng(Buffer.from(image.data, 'base64'));
       assert.deepEqual([png.width, png.height], [300, 400]);
     } finally {
       await client.close();
