@@ -46,6 +46,15 @@ function meanDifference(a: DecodedPng, b: DecodedPng): number {
   return sum / (a.width * a.height * 3);
 }
 
+/**
+ * The share of pixels in which two renders of the same card by two browsers (the service's, and
+ * the CLI's or the MCP server's own) may differ: once in some ten runs of the suite a CLI card
+ * differed in 0.033% of its pixels (about 86 of a 440×586 card), antialiasing from a second
+ * Chromium. A different request differs in more than 5% (the last test), a table laid out
+ * otherwise in more than 1%.
+ */
+const sameCardNoise = 0.001;
+
 describe('one card pipeline behind every front end', () => {
   let service: RunningService;
   let markdown: string;
@@ -71,7 +80,8 @@ describe('one card pipeline behind every front end', () => {
     assert.equal(files.length, apiCards.length);
     for (const [index, file] of files.entries()) {
       const card = await decodePng(fs.readFileSync(path.resolve(dir, file)));
-      assert.equal(differingFraction(card, apiCards[index]!), 0, `card ${index + 1} differs`);
+      const differing = differingFraction(card, apiCards[index]!);
+      assert.ok(differing <= sameCardNoise, `card ${index + 1} differs in ${(differing * 100).toFixed(3)}% of its pixels`);
     }
   });
 
@@ -93,7 +103,8 @@ describe('one card pipeline behind every front end', () => {
       const images = result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
       assert.equal(images.length, apiCards.length);
       for (const [index, bytes] of images.entries()) {
-        assert.equal(differingFraction(await decodePng(bytes), apiCards[index]!), 0, `card ${index + 1} differs`);
+        const differing = differingFraction(await decodePng(bytes), apiCards[index]!);
+        assert.ok(differing <= sameCardNoise, `card ${index + 1} differs in ${(differing * 100).toFixed(3)}% of its pixels`);
       }
     } finally {
       await client.close();
