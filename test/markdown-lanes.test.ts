@@ -7,10 +7,9 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { CardError } from '../src/cards/errors.js';
 import type { FetchedImage, ImageSource } from '../src/cards/images/remote-image-fetcher.js';
-import { CpuBudget } from '../src/cards/markdown/cpu-budget.js';
+import { CpuBudget, threadCpuMs } from '../src/cards/markdown/cpu-budget.js';
 import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { redPng } from './helpers/local-image-server.js';
-import { ownThreadCpuMs } from './helpers/processes.js';
 
 /** Answers every image once `release()` is called: a slow image server. */
 class HeldImages implements ImageSource {
@@ -111,18 +110,17 @@ describe('Markdown pools of two cores in one process', () => {
 });
 
 describe("a document's CPU budget", () => {
-  /**
-   * Uses at least `ms` of this thread's CPU time as the kernel counts it: the process's time would
-   * also count its other threads (the collector's), and on a busy machine the thread's own ticks
-   * fall short of it.
-   */
-  const burn = (ms: number) => {
-    const start = ownThreadCpuMs();
-    while (ownThreadCpuMs() - start < ms);
-  };
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   // This test's own thread, by its kernel id, as a worker reports its own.
   const threadId = fs.existsSync('/proc/thread-self') ? Number(fs.readlinkSync('/proc/thread-self').split('/').pop()) : undefined;
+  /**
+   * Uses at least `ms` of this thread's CPU time, read as the budget reads it: the process's time
+   * would also count its other threads, and on a busy machine the thread's own ticks fall short of it.
+   */
+  const burn = (ms: number) => {
+    const start = threadCpuMs(threadId!)!;
+    while (threadCpuMs(threadId!)! - start < ms);
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('counts both passes of a document: the second is stopped once the two together go past it', { skip: threadId === undefined && 'no per-thread CPU time here' }, async () => {
     const budget = new CpuBudget(150);

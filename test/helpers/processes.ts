@@ -19,12 +19,6 @@ function statFields(stat: string): string[] {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
-/** The CPU time (user + system) the calling thread has used, in ms, as the kernel counts it (10 ms ticks). */
-export function ownThreadCpuMs(): number {
-  const fields = statFields(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 export function listProcesses(): ProcessInfo[] {
   const result: ProcessInfo[] = [];
   for (const entry of fs.readdirSync('/proc')) {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 const clockTicksPerMs = 100 / 1000;
 
 /** The CPU time (user + system) a thread of this process has used, in ms; undefined without /proc. */
-function threadCpuMs(threadId: number): number | undefined {
+export function threadCpuMs(threadId: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/self/task/${threadId}/stat`, 'utf8');
     // Fields after the command name in parentheses: state is field 3, utime 14 and stime 15.
