@@ -56,6 +56,8 @@ const withChecks = args.includes('--checks');
  * cluster test they ran beside took 63 s instead of 44. Without chrt, nice 19.
  */
 const idlePriority = fs.existsSync('/usr/bin/chrt') ? ['/usr/bin/chrt', '--idle', '0'] : ['nice', '-n', '19'];
+/** A job's program and arguments, started at the idle priority rather than changed after the start: every thread the process ever makes inherits it. */
+const atIdlePriority = (program, args) => ({ idle: true, program: idlePriority[0], command: [...idlePriority.slice(1), program, ...args] });
 const named = args.filter((arg) => !arg.startsWith('--'));
 const allFiles = fs
   .readdirSync(path.join(root, 'test'))
@@ -75,7 +77,7 @@ const results = [];
 // test file would have used.
 const checking = Promise.all(
   (withChecks ? ['typecheck', 'lint'] : []).map((script) =>
-    runJob({ name: `npm run ${script}`, files: [], check: true, idle: true, program: idlePriority[0], command: [...idlePriority.slice(1), npm, 'run', script] }),
+    runJob({ name: `npm run ${script}`, files: [], check: true, ...atIdlePriority(npm, ['run', script]) }),
   ),
 ).then((checks) => results.push(...checks));
 if (!unitOnly) {
@@ -87,28 +89,25 @@ if (!unitOnly) {
 await compileTests();
 /** A test file's compiled module (`test/a.test.ts` → `.test-build/test/a.test.js`). */
 const compiled = (file) => path.relative(root, path.join(compiledRoot, file.replace(/\.ts$/, '.js')));
-// Without --enable-source-maps: with it, every stack trace is mapped in JavaScript, and Playwright
-// takes one for each protocol call (about 5% of a shared process's CPU, some 25 s of the run).
+// The processes run without --enable-source-maps: with it, every stack trace is mapped in
+// JavaScript, and Playwright takes one for each protocol call (about 5% of a shared process's CPU).
 // Failures name the lines of the compiled mirror (.test-build/test/a.test.js, readable JavaScript
 // close to the TypeScript); `node --import tsx --test test/a.test.ts` names the TypeScript lines.
-const node = [];
 
 /** A process to run: one or several test files. */
 const jobs = [];
-/** Started at the idle priority (SCHED_IDLE, see idlePriority) rather than changed after the start: every thread the process ever makes inherits it. */
-const atIdlePriority = (command) => ({ idle: true, program: idlePriority[0], command: [...idlePriority.slice(1), process.execPath, ...command] });
 for (const group of sharedServiceGroups) {
   const shared = files.filter((file) => group.includes(file));
-  if (shared.length > 0) jobs.push({ files: shared, lane: 'idle', ...atIdlePriority([...node, '--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared]) });
+  if (shared.length > 0) jobs.push({ files: shared, lane: 'idle', ...atIdlePriority(process.execPath, ['--test-reporter=spec', compiled('test/helpers/one-process.ts'), ...shared]) });
 }
 // The slow files first (after the shared processes, the longest of all), then the rest in name order.
 const rank = (file) => (startFirst.includes(file) ? startFirst.indexOf(file) : startFirst.length);
 const ownProcess = files.filter((candidate) => !sharing.includes(candidate)).sort((a, b) => rank(a) - rank(b));
 for (const file of ownProcess) {
-  const command = [...node, '--test', '--test-reporter=spec', compiled(file)];
+  const command = ['--test', '--test-reporter=spec', compiled(file)];
   // The unit lane has no files that run alone: its files all run in the idle-priority lane.
   if (!unitOnly && runAlone.includes(file)) jobs.push({ files: [file], lane: 'alone', command });
-  else jobs.push({ files: [file], lane: 'idle', afterAlone: afterAlone.includes(file), ...atIdlePriority(command) });
+  else jobs.push({ files: [file], lane: 'idle', afterAlone: afterAlone.includes(file), ...atIdlePriority(process.execPath, command) });
 }
 
 // The files that run alone, one at a time at the normal priority, and from the same moment all the
@@ -176,6 +175,7 @@ function runJob(job) {
       killGroup(child);
       const seconds = (Date.now() - started) / 1000;
       const cpuSeconds = treeCpuSeconds(child.pid);
+      forgetJob(child.pid);
       const counts = countsOf(output);
       const problem = timedOut
         ? `stopped after ${processTimeLimitMs / 60_000} minutes`
@@ -258,14 +258,18 @@ function treeCpuSeconds(group) {
   sampleTreesCpu();
   let total = 0;
   for (const seconds of cpuSeenByTree.get(group)?.values() ?? []) total += seconds;
+  return total;
+}
+
+/** Forgets an ended test process and its descendants, whose pids the system may give out again. */
+function forgetJob(group) {
   cpuSeenByTree.delete(group);
+  idleJobs.delete(group);
   for (const [pid, job] of jobOfProcess) {
     if (job !== group) continue;
     jobOfProcess.delete(pid);
     lowered.delete(pid);
   }
-  idleJobs.delete(group);
-  return total;
 }
 
 function killGroup(child) {

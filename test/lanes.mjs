@@ -60,25 +60,6 @@ export const runAlone = [
   'test/ops-process.test.ts',
 ];
 
-/** Unit files that measure no time and wait on nothing; `npm run test:unit` runs them with those below. */
-export const untimedUnitFiles = [
-  'test/build-if-stale.test.ts',
-  'test/cjk-phrases.test.ts',
-  'test/client-turns.test.ts',
-  'test/code-fingerprint.test.ts',
-  'test/deployment.test.ts',
-  'test/diagram-alt.test.ts',
-  'test/docs.test.ts',
-  'test/font-faces-build.test.ts',
-  'test/front-matter-fuzz.test.ts',
-  'test/json-in-pieces.test.ts',
-  'test/long-word-breaks.test.ts',
-  'test/numeric-strings.test.ts',
-  'test/page-fonts.test.ts',
-  'test/s3-config.test.ts',
-  'test/watermark.test.ts',
-];
-
 /**
  * Files of the idle-priority lane that bound waits of a few seconds or less on the wall clock
  * (a key file read again within 5 s, a budget refilled over time, previews charged by the time
@@ -102,7 +83,21 @@ export const afterAlone = [
 
 /** `npm run test:unit`: the files that need no Chromium, no build and no service (seconds in all). */
 export const unitFiles = [
-  ...untimedUnitFiles,
+  'test/build-if-stale.test.ts',
+  'test/cjk-phrases.test.ts',
+  'test/client-turns.test.ts',
+  'test/code-fingerprint.test.ts',
+  'test/deployment.test.ts',
+  'test/diagram-alt.test.ts',
+  'test/docs.test.ts',
+  'test/font-faces-build.test.ts',
+  'test/front-matter-fuzz.test.ts',
+  'test/json-in-pieces.test.ts',
+  'test/long-word-breaks.test.ts',
+  'test/numeric-strings.test.ts',
+  'test/page-fonts.test.ts',
+  'test/s3-config.test.ts',
+  'test/watermark.test.ts',
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',
   'test/page-pool.test.ts',

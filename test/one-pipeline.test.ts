@@ -49,9 +49,9 @@ function meanDifference(a: DecodedPng, b: DecodedPng): number {
 /**
  * The share of pixels in which two renders of the same card by two browsers (the service's, and
  * the CLI's or the MCP server's own) may differ: once in some ten runs of the suite a CLI card
- * differed in 0.033% of its pixels (about 86 of a 440×586 card), antialiasing from a second
- * Chromium. A different request differs in more than 5% (the last test), a table laid out
- * otherwise in more than 1%.
+ * differed in 0.033% of its pixels (about 86 of a 440×586 card; which pixels was not seen). A
+ * different request differs in more than 5% (the last test), a table laid out otherwise in more
+ * than 1%.
  */
 const sameCardNoise = 0.001;
 
