@@ -198,6 +198,33 @@ describe('contrast of text in every theme and mode', () => {
     assert.deepEqual(failures.slice(0, 40), [], `${failures.length} text runs below WCAG AA`);
   });
 
+  it("draws a link in a heading as the heading is drawn, not in the body text's link colour, in every theme and mode", async () => {
+    // A theme's link colour is chosen for body text; on a heading's band or pill of that colour a
+    // link vanished (cyberpunk's yellow h3 band, social-purple's purple h3 pill).
+    const looks = builtinLooks();
+    const { html } = await renderMarkdown('# Title [link one](https://example.com/1)\n\n## 小节 [链接](https://example.com/2)\n\n### Third [level](https://example.com/3)\n\nBody with a [link](https://example.com/4).');
+    const mismatches = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
+      await page.layout(looks.map(({ theme, mode }) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
+      return page.evaluate<string[]>(`(() => {
+        const found = [];
+        [...document.getElementById('cards').children].forEach((card, index) => {
+          const links = card.querySelectorAll(':is(h1, h2, h3, h4, h5, h6) a');
+          if (links.length !== 3) found.push(index + ': ' + links.length + ' heading links');
+          for (const link of links) {
+            const own = getComputedStyle(link);
+            const heading = getComputedStyle(link.closest('h1, h2, h3, h4, h5, h6'));
+            if (own.color !== heading.color || own.webkitTextFillColor !== heading.webkitTextFillColor) found.push(index + ': ' + link.textContent + ' ' + own.color + ' in a heading of ' + heading.color);
+          }
+        });
+        return found;
+      })()`);
+    });
+    assert.deepEqual(
+      mismatches.map((line) => looks[Number(line.split(':')[0])]!.label + line.slice(line.indexOf(':'))),
+      [],
+    );
+  });
+
   it('the title and keywords of every cover design (POST /api/generate/cover) meet WCAG AA in every theme and mode', async () => {
     const request = { text: '高效学习的方法 Study Smarter', keywords: ['高效', '学习', 'Smarter', '复盘'], count: 3, width: 440, height: 586, format: 'png', scale: 1 } as const;
     const designs = coverDesigns({ ...request, keywords: [...request.keywords] });
