@@ -7,7 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { layoutProblems, renderWithGeometry } from './helpers/card-geometry.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
+import { signatureHtml } from '../src/cards/render/creator-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
+import { layoutFontScale } from '../src/cards/request/resolve.js';
 import { projectRoot } from '../src/paths.js';
 import { startService, type RunningService } from './helpers/service.js';
 
@@ -56,6 +59,27 @@ describe('card sizes', () => {
       assert.deepEqual(problems, []);
     });
   }
+
+  it("draws the footer's signature whole at 200×200 in every theme: the name without the handle, never both cut", async () => {
+    const looks = service.app.cards.themes.themes.filter((theme) => theme.builtin);
+    const footer = signatureHtml({ author: 'Lin Xiaoman 林小满', handle: '@xiaoman.notes', signature: true });
+    const fontScale = layoutFontScale({ width: 200, height: 200, fontScale: 1 });
+    const markup = (width: number) =>
+      looks.map((theme) => cardMarkup({ theme, width, height: width, fontScale: width === 200 ? fontScale : 1, fixedHeight: true, contentHtml: '<p>Text.</p>', pageLabel: '2/11', footerHtml: footer })).join('');
+    const read = (width: number) =>
+      service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        await page.layout(markup(width));
+        return page.evaluate<Array<{ name: string; nameCut: boolean; handleShown: boolean }>>(`[...document.querySelectorAll('#cards > .card')].map((card) => {
+          const name = card.querySelector('.signature .author-name');
+          const handle = card.querySelector('.signature .author-handle');
+          return { name: name.textContent, nameCut: name.scrollWidth > name.clientWidth + 1, handleShown: handle.getClientRects().length > 0 };
+        })`);
+      });
+    const [small, large] = [await read(200), await read(1080)];
+    assert.deepEqual(small.map((card, index) => card.nameCut && looks[index]!.id), small.map(() => false), 'names cut at 200×200');
+    assert.deepEqual(small.map((card, index) => card.handleShown && looks[index]!.id), small.map(() => false), 'handles shown at 200×200');
+    assert.deepEqual(large.map((card, index) => !card.handleShown && looks[index]!.id), large.map(() => false), 'handles hidden at 1080×1080');
+  });
 
   it('lays a card smaller than 320×320 out as a 320×320 card drawn smaller: the same cards, the same text on each, none empty', async () => {
     // A real document: the start of Mermaid's Chinese README, with its headings, lists and code.
