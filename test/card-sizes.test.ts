@@ -81,6 +81,20 @@ describe('card sizes', () => {
     assert.deepEqual(large.map((card, index) => !card.handleShown && looks[index]!.id), large.map(() => false), 'handles hidden at 1080×1080');
   });
 
+  it('keeps a heading that holds a row of badges on the card, its words and badges wrapped, in every theme', async () => {
+    // Mermaid's Chinese README: "## 贡献者" and three shields.io badges (no network here: their
+    // placeholders, chips of their alt text).
+    const badges = ['Good first issue', 'Contributors', 'Commits'].map((alt) => `[![${alt}](https://img.shields.io/${alt.length}.svg)](https://example.com/${alt.length})`);
+    const document = `## 贡献者 ${badges.join(' ')}\n\nMermaid 是一个不断发展中的社区。`;
+    const problems: string[] = [];
+    for (const theme of service.app.cards.themes.themes.filter((candidate) => candidate.builtin)) {
+      const { cards } = await renderWithGeometry(service, { markdown: document, theme: theme.id, splitMode: 'noSplit', scale: 1 }, { capture: false });
+      for (const [index, card] of cards.entries()) problems.push(...layoutProblems(card, `${theme.id} card ${index + 1}`));
+      assert.ok(cards[0]!.lines.some((line) => line.heading && line.text.includes('贡献者')), `${theme.id}: the heading's word is drawn`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('lays a card smaller than 320×320 out as a 320×320 card drawn smaller: the same cards, the same text on each, none empty', async () => {
     // A real document: the start of Mermaid's Chinese README, with its headings, lists and code.
     const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'mermaid', 'README.zh-CN.md'), 'utf8').split('\n').slice(0, 60).join('\n');
