@@ -205,22 +205,20 @@ describe('contrast of text in every theme and mode', () => {
     const { html } = await renderMarkdown('# Title [link one](https://example.com/1)\n\n## 小节 [链接](https://example.com/2)\n\n### Third [level](https://example.com/3)\n\nBody with a [link](https://example.com/4).');
     const mismatches = await service.app.cards.renderer.run(AbortSignal.timeout(120_000), async (page) => {
       await page.layout(looks.map(({ theme, mode }) => cardMarkup({ theme, mode, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
-      return page.evaluate<string[]>(`(() => {
-        const found = [];
-        [...document.getElementById('cards').children].forEach((card, index) => {
-          const links = card.querySelectorAll(':is(h1, h2, h3, h4, h5, h6) a');
-          if (links.length !== 3) found.push(index + ': ' + links.length + ' heading links');
-          for (const link of links) {
-            const own = getComputedStyle(link);
-            const heading = getComputedStyle(link.closest('h1, h2, h3, h4, h5, h6'));
-            if (own.color !== heading.color || own.webkitTextFillColor !== heading.webkitTextFillColor) found.push(index + ': ' + link.textContent + ' ' + own.color + ' in a heading of ' + heading.color);
-          }
-        });
-        return found;
-      })()`);
+      // Per card, in the order of `looks`: what is wrong with its heading links.
+      return page.evaluate<string[][]>(`[...document.getElementById('cards').children].map((card) => {
+        const links = [...card.querySelectorAll(':is(h1, h2, h3, h4, h5, h6) a')];
+        const wrong = links.length === 3 ? [] : [links.length + ' heading links'];
+        for (const link of links) {
+          const own = getComputedStyle(link);
+          const heading = getComputedStyle(link.closest('h1, h2, h3, h4, h5, h6'));
+          if (own.color !== heading.color || own.webkitTextFillColor !== heading.webkitTextFillColor) wrong.push(link.textContent + ' ' + own.color + ' in a heading of ' + heading.color);
+        }
+        return wrong;
+      })`);
     });
     assert.deepEqual(
-      mismatches.map((line) => looks[Number(line.split(':')[0])]!.label + line.slice(line.indexOf(':'))),
+      mismatches.flatMap((wrong, index) => wrong.map((what) => `${looks[index]!.label}: ${what}`)),
       [],
     );
   });

@@ -18,8 +18,9 @@ import { fastifyTrustProxy } from './trust-proxy.js';
 /**
  * Request validators, compiled once per process and shared by every server it creates: compiling
  * the generate and cover body schemas costs 0.3–0.7 s of CPU, and a process that creates several
- * services (a test file, the CLI's local mode beside a server) would pay it for each. The compiled
- * functions depend only on the schema and the validation options, and Ajv keeps them by schema.
+ * servers (a test file that starts several services) would pay it for each. The compiled functions
+ * depend only on the schema, a module constant, and the validation options, which key the pool;
+ * Ajv keeps them by schema object.
  */
 const validatorCompilers = AjvCompiler();
 

@@ -64,7 +64,7 @@ export interface WorkerSettings {
 /**
  * Documents that load each lazily imported part once: Shiki with one grammar, KaTeX, and the MDX
  * checks. Each is [markdown, mdxMode]. Other grammars load when a document first uses them, once
- * per worker: 10–110 ms of CPU each (the JavaScript, Python, Bash, SQL grammars and the like, their
+ * per worker: 7–110 ms of CPU each (the JavaScript, Python, Bash, SQL grammars and the like, their
  * patterns translated at build time: regex-translations.ts). Warming ten of them too cost about
  * 0.55 s of CPU per worker at every start, a tenth of what a start costs, for a saving of some
  * 50 ms on the first block of each language.
