@@ -77,6 +77,21 @@ describe('for creators', () => {
         })`);
 
   /**
+   * POST /api/preview from one address as the web page sends it: a 429 (this address's preview
+   * budget, charged by what each preview cost) is answered again after its Retry-After.
+   */
+  async function previewHonouringRetryAfter(body: Record<string, unknown>): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      if (answer.status !== 429 || attempt === 10) {
+        assert.equal(answer.status, 200);
+        return answer.json();
+      }
+      await new Promise((resolve) => setTimeout(resolve, Number(answer.headers.get('retry-after') ?? 1) * 1000));
+    }
+  }
+
+  /**
    * `script` evaluated in the render page once the cards of a request are laid out. The render
    * stops there (its beforeCapture hook ends it): the tests read the layout, which capturing the
    * cards does not change (a capture only sizes the viewport to the card and scrolls to it), and
@@ -389,8 +404,7 @@ describe('for creators', () => {
       if (found.fit) fitted += 1;
       if (found.tagsOnCard !== 10) problems.push(`${theme.id}: ${found.tagsOnCard} of 10 tags on the card`);
       if (found.partsOff.length > 0) problems.push(`${theme.id}: off the card: ${found.partsOff.join(', ')}`);
-      const preview = await fetch(`${service.baseUrl}/api/preview`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ markdown, theme: theme.id, splitMode: 'noSplit' }) });
-      const { cards } = (await preview.json()) as { cards: Array<{ html: string }> };
+      const { cards } = (await previewHonouringRetryAfter({ markdown, theme: theme.id, splitMode: 'noSplit' })) as { cards: Array<{ html: string }> };
       const previewFit = /--cover-fit:([\d.]+)/.exec(cards[0]!.html)?.[1] ?? null;
       if (previewFit !== found.fit) problems.push(`${theme.id}: the preview's cover is fitted by ${previewFit}, Generate's by ${found.fit}`);
     }
