@@ -9,6 +9,7 @@ import { RemoteImageFetcher } from '../src/cards/images/remote-image-fetcher.js'
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { katexCss } from '../src/cards/markdown/math.js';
 import { resolveFontFile } from '../src/cards/themes/fonts.js';
+import { projectRoot } from '../src/paths.js';
 import { countNear } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { countWhere, renderCard } from './helpers/rendered-card.js';
@@ -104,6 +105,19 @@ describe('Markdown features in HTML', () => {
     assert.equal((alert.match(/<svg/g) ?? []).length, 1, alert);
     assert.match(alert, /<svg class="octicon"[^>]*><path d="M[^"]+"><\/path><\/svg>NOTE/);
     assert.doesNotMatch(alert, /M0 0h4v4z|onload|onclick|script|javascript|href|<use|foreignObject|iframe|animate/i);
+  });
+
+  it('drops a raw HTML table left without cells, as README layout tables around Markdown are, and keeps every other table', async () => {
+    // Mermaid's README wraps its examples in <table> and a comment: HTML parsing moves the Markdown
+    // out in front of the table and leaves it empty, a frame the themes drew with nothing in it.
+    const mermaid = fs.readFileSync(path.join(projectRoot, 'node_modules', 'mermaid', 'README.zh-CN.md'), 'utf8');
+    const { html } = await renderMarkdown(mermaid);
+    assert.match(html, /流程图/);
+    for (const table of html.match(/<table[\s\S]*?<\/table>/g) ?? []) assert.match(table, /<t[dh][\s>]/, table);
+    const { html: blank } = await renderMarkdown('<table>\n<!-- nothing -->\n</table>');
+    assert.doesNotMatch(blank, /<table/);
+    const { html: kept } = await renderMarkdown('<table><tr><td>cell</td></tr></table>\n\n| a |\n|---|\n| 1 |');
+    assert.equal(kept.match(/<table/g)?.length, 2, kept);
   });
 
   it('points every KaTeX font at a file the renderer serves', () => {

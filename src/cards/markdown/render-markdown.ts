@@ -26,6 +26,7 @@ import { rehypeAlertIcons } from './alert-icons.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
 import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
+import { rehypeDropEmptyTables } from './empty-tables.js';
 import { rehypeCjkEmphasis } from './cjk-emphasis.js';
 import { rehypeMarkCjkBlocks } from './cjk-blocks.js';
 import { rehypeCjkPhraseBreaks } from './cjk-phrase-breaks.js';
@@ -73,6 +74,7 @@ const htmlSteps: PluggableList = [
   rehypeRaw,
   rehypeDepthLimit,
   [rehypeSanitize, sanitizeSchema],
+  rehypeDropEmptyTables,
   rehypeAlertIcons,
   rehypeCleanInlineStyles,
   rehypeMath,
