@@ -99,6 +99,16 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(paragraph('a', 9) + paragraph('b', 5)), ['start', 'p#b']);
   });
 
+  it('moves a heading and its three-line paragraph on whole rather than leave the last line alone, though that leaves a third of the card empty', async () => {
+    // A 125 px picture, then a heading over three lines: two of them would fit under the picture.
+    assert.deepEqual(await starts(`${picture('pic', 125)}<h2 id="h">Heading</h2>${paragraph('b', 3)}${paragraph('c', 4)}`), ['start', 'h2#h']);
+  });
+
+  it('moves a one-line list item on with the next rather than leave it alone at the foot of a card, though that leaves a third of the card empty', async () => {
+    // A 125 px picture, then a heading over a list whose first item, of one line, would fit under the picture.
+    assert.deepEqual(await starts(`${picture('pic', 125)}<h2 id="h">Heading</h2>${list('ul', [1, 3, 3])}`), ['start', 'h2#h']);
+  });
+
   it('never ends a card with a heading', async () => {
     // Nine lines and the heading would fill the card exactly; the heading goes with its text.
     assert.deepEqual(await starts(`${paragraph('a', 9)}<h2 id="h">Heading</h2>${paragraph('b', 5)}`), ['start', 'h2#h']);

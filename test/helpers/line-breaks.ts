@@ -23,6 +23,10 @@ export interface BlockLines {
   overflows: boolean;
   /** The block goes on on the next card (autoSplit cut it): its last line here is not its last. */
   continues: boolean;
+  /** The block goes on from the card before (autoSplit cut it): its first line here is not its first. */
+  continued: boolean;
+  /** It holds a list (an item with a sub-list): a cut between its items leaves its own lines whole. */
+  holdsList: boolean;
   /** Its computed text-align. */
   align: string;
   /** The index of its card among the page's cards. */
@@ -84,6 +88,8 @@ function linesInPage(selector: string): BlockLines[] {
       breaks,
       overflows,
       continues: block.classList.contains('split-continues'),
+      continued: block.classList.contains('split-continued'),
+      holdsList: block.querySelector('ul, ol') !== null,
       align: getComputedStyle(block).textAlign,
       card: cards.indexOf(block.closest('.card')!),
       lastOnCard: !followed(block),

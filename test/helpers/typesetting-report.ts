@@ -14,6 +14,7 @@ export const faultKinds = [
   'heading last on a card',
   'introduction last on a card',
   'card of one line',
+  'paragraph leaves one line on a card',
   'one- or two-character last line',
   'word broken in a title or tag',
   'text under the minimum size',
@@ -47,7 +48,13 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
     const last = index === cards.length - 1;
     if (splitMode === 'autoSplit' && !last) {
       const used = (card.contentBottom - card.content.top) / (card.content.bottom - card.content.top);
-      if (used < 2 / 3 - 0.05) add('card left more than a third empty', `${where}: ${Math.round((1 - used) * 100)}% of the card is left empty before the next card`);
+      // A card is never less than 40% full (README.md, "Split modes"). A card of ten lines or more is
+      // held to two thirds: keeping a heading and two lines of a paragraph together costs it at most
+      // three lines. A card of fewer lines (200×200) can lose half its room to that rule.
+      const fewLines = (card.content.bottom - card.content.top) / linePitch(cards) < 10;
+      if (used < (fewLines ? 0.4 : 2 / 3 - 0.05)) {
+        add('card left more than a third empty', `${where}: ${Math.round((1 - used) * 100)}% of the card is left empty before the next card`);
+      }
     }
     const next = cards[index + 1]?.continuedBlock;
     // The rest of a list, paragraph or quote that goes on to the next card would have fitted under
@@ -66,6 +73,10 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
         if (isHeading(block) && !titleCard) add('heading last on a card', `${where} ends with the heading ${text}`);
         else if (/^(p|li)(\.|$)/.test(block.block) && introduction.test(block.text)) add('introduction last on a card', `${where} ends with ${text}, which introduces what follows`);
       }
+      // A paragraph cut by a break keeps at least two lines on each side of it (no widow, no orphan).
+      if (/^(p|li)(\.|$)/.test(block.block) && !block.holdsList && block.lines.length === 1 && (block.continues || block.continued)) {
+        add('paragraph leaves one line on a card', `${where}: ${text} ${block.continues ? 'begins with one line at the foot of the card' : 'ends with one line at the head of the card'}`);
+      }
       if (/^(p|li)(\.|$)/.test(block.block) && !block.continues && shortLastLine(block)) add('one- or two-character last line', `${where}: ${text} ends on the line "${block.lines.at(-1)}"`);
       if (titleBlock.test(block.block)) {
         for (const broken of breaksInside(block, wordBoundaries(localeOf(block.text)))) add('word broken in a title or tag', `${where}: ${block.block} broken at "${broken}"`);
@@ -73,6 +84,19 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
     }
   });
   return faults;
+}
+
+/** The distance from one line of body text to the next, the commonest among the cards (CSS px). */
+function linePitch(cards: CardGeometry[]): number {
+  const pitches = new Map<number, number>();
+  for (const card of cards) {
+    const tops = [...new Set(card.lines.filter((line) => !line.heading).map((line) => Math.round(line.top)))].sort((a, b) => a - b);
+    for (let i = 1; i < tops.length; i++) {
+      const pitch = tops[i]! - tops[i - 1]!;
+      if (pitch > 0) pitches.set(pitch, (pitches.get(pitch) ?? 0) + 1);
+    }
+  }
+  return [...pitches].sort((a, b) => b[1] - a[1])[0]?.[0] ?? Infinity;
 }
 
 const isHeading = (block: BlockLines) => /^h[1-6](\.|$)/.test(block.block);

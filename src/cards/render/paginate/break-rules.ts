@@ -16,6 +16,14 @@ import type { Piece } from './pieces.js';
 /** The price of breaking a rule stated as "never", per px of a card's content height. */
 export const never = 100;
 
+/**
+ * The price of a widow or orphan (lonelyLinePenalty), per px of a card's content height: above the
+ * price of any empty room and of a card less than 40% full (card-cost.ts), since lines kept
+ * together cannot move up, but below `never`, so that where the rules collide (the last item of a
+ * list and a card of the hashtags alone) the card-level rule wins.
+ */
+const lonelyPrice = never / 2;
+
 export interface BreakCosts {
   /**
    * Height a break before piece i adds at the head of the next card: the top padding and border of
@@ -86,20 +94,21 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
  * rows, a list two items when the lone one would be a single line. A break that leaves a single
- * line (or row, or one-line item) alone at the foot or head of a card costs a
- * card's height: paid only rather than leave about a third of a card empty (card-cost.ts).
+ * line (or row, or one-line item) alone at the foot or head of a card costs `lonelyPrice`: the
+ * lines move on together even where that leaves a third of the card empty (a heading and a
+ * three-line paragraph under a tall picture), or at the smallest sizes more than half of it.
  */
 export function lonelyLinePenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
   const lonely = (count: number, index: number) => count >= 2 && (index === 1 || count - index === 1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
-    return available;
+    return available * lonelyPrice;
   }
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && lonely(after.rowCount!, after.row!)) {
-    return available;
+    return available * lonelyPrice;
   }
-  if (lonelyListItem(pieces, i)) return available;
+  if (lonelyListItem(pieces, i)) return available * lonelyPrice;
   return 0;
 }
 
