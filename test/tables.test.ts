@@ -3,9 +3,12 @@
 // wide for the card shrinks its type, down to a readable minimum (12 px), and beyond that is drawn
 // stacked at the theme's type, each row a block of "label: value" lines.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { fitTables } from '../src/cards/render/fit-tables.js';
+import { projectRoot } from '../src/paths.js';
 import { renderWithGeometry, type CardGeometry } from './helpers/card-geometry.js';
 import { startService, type RunningService } from './helpers/service.js';
 
@@ -57,6 +60,21 @@ describe('tables', () => {
       assert.deepEqual(wide.card.brokenWords, [], 'no word is broken');
     });
   }
+
+  it("lays a stacked table's records out in columns, so that several share a card (pngjs's comparison table)", async () => {
+    // Ten columns of short fields: stacked one field a line, every record took a card of its own,
+    // half of it empty. Read from the package's README at test time.
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'pngjs', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| Name')).split(/\n\s*\n/)[0]!;
+    const records = table.split('\n').length - 2;
+    assert.ok(records >= 6, `${records} records`);
+    for (const theme of ['brand-a', 'cyberpunk', 'plain-notes']) {
+      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 440, height: 586 });
+      assert.ok(cards.every((card) => card.tableForms.every((form) => form.stacked)), `${theme}: drawn stacked`);
+      assert.ok(cards.length <= Math.ceil(records / 2), `${theme}: ${records} records on ${cards.length} cards`);
+      for (const card of cards) assert.ok(card.tables.every((box) => box.right <= card.content.right + 1 && box.bottom <= card.content.bottom + 1), `${theme}: the records fit their card`);
+    }
+  });
 
   // Tables a little wider than the card at each theme's type, within it at 12 px (the monospace
   // cyberpunk stacks even five short columns).
