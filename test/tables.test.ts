@@ -76,6 +76,21 @@ describe('tables', () => {
     }
   });
 
+  it('goes on field by field with a stacked record taller than the card, losing none of it (200×200)', async () => {
+    // Ten fields, one a line on a card laid out 320 px wide: taller than the card. A row is otherwise
+    // one unbreakable piece, and this one was clipped at the card's edge with its last fields.
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'pngjs', 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| Name')).split(/\n\s*\n/)[0]!.split('\n').slice(0, 4).join('\n');
+    const values = table.split('\n').slice(2).flatMap((row) => row.split('|').slice(1, -1).map((cell) => cell.trim()).filter(Boolean));
+    for (const theme of ['notebook', 'minimal']) {
+      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 200, height: 200 }, { lines: true });
+      assert.ok(cards.length > 2, `${theme}: ${cards.length} cards`);
+      const drawn = cards.flatMap((card) => card.lines.filter((line) => line.bottom <= card.content.bottom + 1).map((line) => line.text.trim()));
+      // Compared as one string: a word break point (<wbr>) cuts a value's text in two.
+      assert.equal(drawn.join(''), values.join(''), `${theme}: every field drawn on a card, in order`);
+    }
+  });
+
   // Tables a little wider than the card at each theme's type, within it at 12 px (the monospace
   // cyberpunk stacks even five short columns).
   const six = ['| Region | Latency | Errors | Shards | Owner | Status |', '|---|---|---|---|---|---|', '| us-east | 41ms | 0.1% | 12 | ops | ok |'].join('\n');

@@ -93,7 +93,7 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
- * rows, a list two items when the lone one would be a single line. A break that leaves a single
+ * rows (a stacked record two lines of fields), a list two items when the lone one would be a single line. A break that leaves a single
  * line (or row, or one-line item) alone at the foot or head of a card costs `lonelyPrice`: the
  * lines move on together even where that leaves a third of the card empty (a heading and a
  * three-line paragraph under a tall picture), or at the smallest sizes more than half of it.
@@ -106,6 +106,11 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
     return available * lonelyPrice;
   }
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && lonely(after.rowCount!, after.row!)) {
+    return available * lonelyPrice;
+  }
+  // The fields of a stacked table's record taller than a card (a grid row of a tile list holds two items or more).
+  const grid = after.path.at(-1);
+  if (before.kind === 'gridRow' && after.kind === 'gridRow' && grid?.tagName === 'TR' && before.path.at(-1) === grid && lonely(after.rowCount!, after.row!)) {
     return available * lonelyPrice;
   }
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;

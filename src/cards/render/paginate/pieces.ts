@@ -103,7 +103,11 @@ export class PieceReader {
     table.setAttribute('data-split-table', String(this.tableCount++));
     const box = table.getBoundingClientRect();
     const tops = rows.map((row) => row.getBoundingClientRect().top);
+    // A stacked record (fit-tables.ts) taller than a card goes on field by field; any other row is
+    // clipped at the card's edge, as README.md says.
+    const stacked = table.classList.contains('table-stacked');
     rows.forEach((row, i) => {
+      if (stacked && row.getBoundingClientRect().height > this.available && this.gridPieces(row, [...path, table], out)) return;
       out.push({
         kind: 'row',
         el: row,
