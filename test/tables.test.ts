@@ -73,6 +73,10 @@ describe('tables', () => {
       assert.ok(cards.every((card) => card.tableForms.every((form) => form.stacked)), `${theme}: drawn stacked`);
       assert.ok(cards.length <= Math.ceil(records / 2), `${theme}: ${records} records on ${cards.length} cards`);
       for (const card of cards) assert.ok(card.tables.every((box) => box.right <= card.content.right + 1 && box.bottom <= card.content.bottom + 1), `${theme}: the records fit their card`);
+      // A record alone at the head or foot of a card is no widow (it is a block of lines): no card
+      // but the last holds one record under room for another.
+      const fill = cards.slice(0, -1).map((card) => (card.contentBottom - card.content.top) / (card.content.bottom - card.content.top));
+      assert.ok(fill.every((share) => share >= 0.5), `${theme}: cards filled ${fill.map((share) => share.toFixed(2)).join(', ')}`);
     }
   });
 

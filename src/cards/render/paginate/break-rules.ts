@@ -105,7 +105,9 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
     return available * lonelyPrice;
   }
-  if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && lonely(after.rowCount!, after.row!)) {
+  // A stacked table's record is a block of lines (fit-tables.ts), which may stand alone like a long list item.
+  const stacked = after.table?.classList.contains('table-stacked');
+  if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && !stacked && lonely(after.rowCount!, after.row!)) {
     return available * lonelyPrice;
   }
   // The fields of a stacked table's record taller than a card (a grid row of a tile list holds two items or more).
