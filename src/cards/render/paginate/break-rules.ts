@@ -93,10 +93,11 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
- * rows (a stacked record two lines of fields), a list two items when the lone one would be a single line. A break that leaves a single
- * line (or row, or one-line item) alone at the foot or head of a card costs `lonelyPrice`: the
- * lines move on together even where that leaves a third of the card empty (a heading and a
- * three-line paragraph under a tall picture), or at the smallest sizes more than half of it.
+ * rows (a stacked record taller than a card two lines of its fields), a list two items when the
+ * lone one would be a single line. A break that leaves a single line (or row, or one-line item)
+ * alone at the foot or head of a card costs `lonelyPrice`: the lines move on together even where
+ * that leaves a third of the card empty (a heading and a three-line paragraph under a tall
+ * picture), or at the smallest sizes more than half of it.
  */
 export function lonelyLinePenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
@@ -105,12 +106,13 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
     return available * lonelyPrice;
   }
-  // A stacked table's record is a block of lines (fit-tables.ts), which may stand alone like a long list item.
+  // A stacked table's record is a block of lines (fit-tables.ts): alone, it is like a long list item.
   const stacked = after.table?.classList.contains('table-stacked');
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && !stacked && lonely(after.rowCount!, after.row!)) {
     return available * lonelyPrice;
   }
-  // The fields of a stacked table's record taller than a card (a grid row of a tile list holds two items or more).
+  // The lines of fields of a stacked record taller than a card (pieces.ts); a row of a tile grid
+  // holds two items or more, and may stand alone.
   const grid = after.path.at(-1);
   if (before.kind === 'gridRow' && after.kind === 'gridRow' && grid?.tagName === 'TR' && before.path.at(-1) === grid && lonely(after.rowCount!, after.row!)) {
     return available * lonelyPrice;
