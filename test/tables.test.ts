@@ -30,6 +30,12 @@ const twoColumns = ['| Key | Value |', '|---|---|', '| a | 1 |'].join('\n');
 
 const longUrl = ['| Key | Value |', '|---|---|', '| url | https://example.com/a/very/long/path/that/cannot/possibly/fit/in/the/card/width |', '| short | ok |'].join('\n');
 
+/** pngjs's comparison of PNG libraries (ten short columns), read from its README in node_modules. */
+function pngjsComparisonTable(): string {
+  const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'pngjs', 'README.md'), 'utf8');
+  return readme.slice(readme.indexOf('| Name')).split(/\n\s*\n/)[0]!;
+}
+
 /** Font sizes of the table's cells, as drawn. */
 async function cellFontSizes(service: RunningService, markdown: string, theme: string): Promise<{ card: CardGeometry; sizes: number[] }> {
   const { cards } = await renderWithGeometry(service, { markdown, theme, scale: 1 });
@@ -64,8 +70,7 @@ describe('tables', () => {
   it("lays a stacked table's records out in columns, so that several share a card (pngjs's comparison table)", async () => {
     // Ten columns of short fields: stacked one field a line, every record took a card of its own,
     // half of it empty. Read from the package's README at test time.
-    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'pngjs', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| Name')).split(/\n\s*\n/)[0]!;
+    const table = pngjsComparisonTable();
     const records = table.split('\n').length - 2;
     assert.ok(records >= 6, `${records} records`);
     for (const theme of ['brand-a', 'cyberpunk', 'plain-notes']) {
@@ -83,8 +88,7 @@ describe('tables', () => {
   it('goes on field by field with a stacked record taller than the card, losing none of it (200×200)', async () => {
     // Ten fields, one a line on a card laid out 320 px wide: taller than the card. A row is otherwise
     // one unbreakable piece, and this one was clipped at the card's edge with its last fields.
-    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'pngjs', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| Name')).split(/\n\s*\n/)[0]!.split('\n').slice(0, 4).join('\n');
+    const table = pngjsComparisonTable().split('\n').slice(0, 4).join('\n');
     const values = table.split('\n').slice(2).flatMap((row) => row.split('|').slice(1, -1).map((cell) => cell.trim()).filter(Boolean));
     for (const theme of ['notebook', 'minimal']) {
       const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 200, height: 200 }, { lines: true });

@@ -39,6 +39,7 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
   const split = splitMode !== 'noSplit';
   const faults: Fault[] = [];
   const add = (kind: FaultKind, message: string) => faults.push({ kind, message: `${label}, ${message}` });
+  const pitch = linePitch(cards);
   cards.forEach((card, index) => {
     const where = `card ${index + 1}`;
     for (const problem of layoutProblems(card, where)) add('text or decoration out of place', problem);
@@ -51,7 +52,7 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
       // A card is never less than 40% full (README.md, "Split modes"). A card of ten lines or more is
       // held to two thirds: keeping a heading and two lines of a paragraph together costs it at most
       // three lines. A card of fewer lines (200×200) can lose half its room to that rule.
-      const fewLines = (card.content.bottom - card.content.top) / linePitch(cards) < 10;
+      const fewLines = (card.content.bottom - card.content.top) / pitch < 10;
       if (used < (fewLines ? 0.4 : 2 / 3 - 0.05)) {
         add('card left more than a third empty', `${where}: ${Math.round((1 - used) * 100)}% of the card is left empty before the next card`);
       }

@@ -106,19 +106,21 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
     return available * lonelyPrice;
   }
-  // A stacked table's record is a block of lines (fit-tables.ts): alone, it is like a long list item.
-  const stacked = after.table?.classList.contains('table-stacked');
-  if (before.kind === 'row' && after.kind === 'row' && before.table === after.table && !stacked && lonely(after.rowCount!, after.row!)) {
-    return available * lonelyPrice;
-  }
-  // The lines of fields of a stacked record taller than a card (pieces.ts); a row of a tile grid
-  // holds two items or more, and may stand alone.
-  const grid = after.path.at(-1);
-  if (before.kind === 'gridRow' && after.kind === 'gridRow' && grid?.tagName === 'TR' && before.path.at(-1) === grid && lonely(after.rowCount!, after.row!)) {
-    return available * lonelyPrice;
-  }
+  if (rowsOfOneBlock(before, after) && lonely(after.rowCount!, after.row!)) return available * lonelyPrice;
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;
   return 0;
+}
+
+/**
+ * Two rows of one table that the widow rule holds together: rows of a line or so. A stacked table's
+ * record (fit-tables.ts) is a block of lines, which may stand alone like a long list item; the
+ * lines of fields of a record taller than a card (pieces.ts) are held like rows. A row of a tile
+ * grid holds two items or more, and may stand alone.
+ */
+function rowsOfOneBlock(before: Piece, after: Piece): boolean {
+  if (before.kind === 'row' && after.kind === 'row') return before.table === after.table && !after.table!.classList.contains('table-stacked');
+  const record = after.path.at(-1);
+  return before.kind === 'gridRow' && after.kind === 'gridRow' && record?.tagName === 'TR' && before.path.at(-1) === record;
 }
 
 /**
