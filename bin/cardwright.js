@@ -8,4 +8,7 @@ if (!existsSync(cli)) {
   console.error('cardwright: dist/ is missing; run `npm run build` in the cardwright folder first.');
   process.exit(1);
 }
+// First, so that Node 22.1+ keeps what it compiles of the CLI for the next command.
+const { enableCompileCache } = await import(new URL('../dist/compile-cache.js', import.meta.url).href);
+enableCompileCache();
 await import(cli.href);

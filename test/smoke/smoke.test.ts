@@ -5,6 +5,7 @@
 // all of this in depth, does not run it a second time.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -74,6 +75,17 @@ describe(`smoke test on Node ${process.version}`, () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps the code Node compiles for the next start, on Node 22.1 and later', { skip: !('enableCompileCache' in module) && 'Node 20 has no compile cache' }, async () => {
+    // A temporary folder of the test's own: Node's default cache folder is node-compile-cache in it.
+    const tmp = path.join(folder, 'tmp');
+    fs.mkdirSync(tmp);
+    assert.equal(process.env.NODE_COMPILE_CACHE, undefined, 'run without NODE_COMPILE_CACHE, which would choose the folder instead');
+    const { code, stderr } = await runCli(['themes'], { cwd: folder, env: { TMPDIR: tmp } });
+    assert.equal(code, 0, stderr);
+    const cached = fs.readdirSync(path.join(tmp, 'node-compile-cache'), { recursive: true });
+    assert.ok(cached.length > 20, `the CLI's modules are cached: ${cached.length} entries`);
   });
 
   it('renders a file with the CLI', async () => {
