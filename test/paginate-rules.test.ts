@@ -22,6 +22,7 @@ const pageCss = `
   .card-content-inner blockquote { padding: 10px 0; }
   .card-content-inner ul, .card-content-inner ol { padding-left: 24px; }
   .card-content-inner pre { white-space: pre-wrap; }
+  .card-content-inner pre .line { display: inline-block; }
   .card-content-inner .code-header { display: flex; justify-content: space-between; }
   .card-content-inner img { vertical-align: top; width: 100px; }
   .card-content-inner table { border-collapse: collapse; }
@@ -183,6 +184,25 @@ describe('autoSplit break rules', () => {
   it('leaves no code frame with only its label at the foot of a card', async () => {
     // Eight lines, then the code block's label: a break after the label would leave an empty frame.
     assert.deepEqual(await starts(paragraph('a', 8) + codeBlock(5)), ['start', 'div.code-header']);
+  });
+
+  it('counts a wrapped source line of code as the lines it is drawn on, not as one line', async () => {
+    // A card of ten lines, then a two-line heading over a code block of two source lines, each
+    // drawn (as Shiki draws a line: one inline block) over four lines of the card, then an
+    // introduction and a 190 px picture. Heading, label and code need eleven lines: the block is
+    // split between its source lines, and the second goes on alone, four lines, before the
+    // introduction and its picture. Before, each source line counted as one line: the second alone
+    // made a card of one line and the split a widow, so the introduction was left at the foot of
+    // its card instead (and in change-case's README at 200×200, a heading over an empty frame).
+    const long = (word: string) => `<span class="line">${`${word} `.repeat(22).trim()}</span>`;
+    const code = `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${long('first')}\n${long('second')}</code></pre>`;
+    const result = await paginate(`${paragraph('a', 10)}<h2 id="h">Usage<br>notes</h2>${code}<p id="intro">Functions:</p>${picture('pic', 190)}`);
+    const cards = result.report!.cards;
+    assert.deepEqual(
+      cards.map((c) => c.startsAt),
+      ['start', 'h2#h', 'pre#code line 1', 'p#intro'],
+    );
+    assert.match(cards[1]!.text, /Python\s*first/, 'the label stands over the first source line');
   });
 
   it("leaves no alert frame with only its title at the foot of a card", async () => {

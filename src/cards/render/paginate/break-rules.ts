@@ -10,7 +10,7 @@
 // Penalties are in px of wasted room they are worth, against card-cost.ts's price of empty room.
 // `never` is a cost no layout pays unless every layout must.
 import { preformatted, px, styleOf } from './css.js';
-import { endsIntroduction, isCaptionLine, isImage } from './piece-kinds.js';
+import { endsIntroduction, isCaptionLine, isImage, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 
 /** The price of breaking a rule stated as "never", per px of a card's content height. */
@@ -104,7 +104,9 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   const after = pieces[i]!;
   const lonely = (count: number, index: number) => count >= 2 && (index === 1 || count - index === 1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
-    return available * lonelyPrice;
+    // The line left alone: a code block's source line wrapped over several lines is not one line.
+    const alone = after.line === 1 ? before : after;
+    if (visualLines(alone) === 1) return available * lonelyPrice;
   }
   if (rowsOfOneBlock(before, after) && lonely(after.rowCount!, after.row!)) return available * lonelyPrice;
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;

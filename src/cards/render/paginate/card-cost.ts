@@ -24,7 +24,7 @@
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
 import { blockEnds, never, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
-import { isCaptionLine, isHashtagLine, isTextLine } from './piece-kinds.js';
+import { isCaptionLine, isHashtagLine, isTextLine, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 import type { Section } from './sections.js';
 
@@ -51,7 +51,8 @@ const scaledReach = 1.25;
 
 export class CardCosts {
   private readonly tails: (Tail | undefined)[];
-  private readonly textLines: boolean[];
+  /** Pieces that are one line of text: a card of one of these alone is a card of a single line. */
+  private readonly singleLines: boolean[];
   private readonly hashtags: boolean[];
   private readonly captions: boolean[];
   private readonly blockEnds: (number | undefined)[];
@@ -65,7 +66,7 @@ export class CardCosts {
     private readonly penaltyOf: (c: number) => number,
   ) {
     this.tails = tailsOf(pieces);
-    this.textLines = pieces.map(isTextLine);
+    this.singleLines = pieces.map((piece) => isTextLine(piece) && visualLines(piece) === 1);
     this.hashtags = pieces.map(isHashtagLine);
     this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
     this.blockEnds = blockEnds(pieces);
@@ -123,7 +124,7 @@ export class CardCosts {
       }
       const fill = height / available;
       let cost = end === section.to ? 0 : emptinessWeight * available * (1 - fill) ** 2 + this.penaltyAt(end);
-      if ((end === s + 1 && this.textLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
+      if ((end === s + 1 && this.singleLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
       if (end < fullest && fill < underfilled) cost += underfilledPrice * available;
       const blockEnd = this.blockEnds[end];
       if (end < section.to && blockEnd !== undefined && wholeEnds.has(Math.min(blockEnd, section.to))) cost += needlessSplitPrice * available;

@@ -1,7 +1,7 @@
 // What a piece is to a reader, as far as the break rules care: a picture on its own, a caption
 // under one, a line of hashtags, a paragraph that introduces what follows. Read from the DOM the
 // Markdown renderer makes (markdown/hashtags.ts, markdown/image-layout.ts).
-import { preformatted } from './css.js';
+import { lineHeightOf, preformatted } from './css.js';
 import type { Run } from './measure-lines.js';
 import type { Piece } from './pieces.js';
 
@@ -16,6 +16,16 @@ export function isImage(piece: Piece): boolean {
   if (piece.kind !== 'line' || piece.run!.lines.length !== 1) return false;
   const drawn = drawnNodes(piece.run!);
   return drawn.length === 1 && isElement(drawn[0]!, 'IMG');
+}
+
+/**
+ * How many lines of text a line piece shows. A paragraph's line is one; a code block's source line
+ * is one inline block (themes/_base.css, `.shiki .line`), which a long line wraps over several.
+ */
+export function visualLines(piece: Piece): number {
+  const line = piece.run!.lines[piece.line!]!;
+  const lineHeight = lineHeightOf(piece.run!.container);
+  return lineHeight > 0 ? Math.max(1, Math.round((line.boxBottom - line.boxTop) / lineHeight)) : 1;
 }
 
 /** A line of text (not a picture alone in its paragraph): one of these alone would be a card of a single line. */
