@@ -11,6 +11,7 @@ import { fitTables } from '../src/cards/render/fit-tables.js';
 import { projectRoot } from '../src/paths.js';
 import { renderWithGeometry, type CardGeometry } from './helpers/card-geometry.js';
 import { startService, type RunningService } from './helpers/service.js';
+import { typesettingFaults } from './helpers/typesetting-report.js';
 
 const languages = [
   '| Language | Speakers | Script | Family | Rank |',
@@ -82,6 +83,20 @@ describe('tables', () => {
       // but the last holds one record under room for another.
       const fill = cards.slice(0, -1).map((card) => (card.contentBottom - card.content.top) / (card.content.bottom - card.content.top));
       assert.ok(fill.every((share) => share >= 0.5), `${theme}: cards filled ${fill.map((share) => share.toFixed(2)).join(', ')}`);
+    }
+  });
+
+  it("ends a table on the card it began on when the rest of it fits there (change-case's README)", async () => {
+    // change-case's README, read from node_modules: its method table has 12 rows. In these themes
+    // at 440×586 the last three went on to the next card under 100-130 px of room, which they fit:
+    // ending a card inside a block whose rest fits cost half a card, and spreading the room more
+    // evenly over the cards after was worth that.
+    const markdown = fs.readFileSync(path.join(projectRoot, 'node_modules', 'change-case', 'README.md'), 'utf8');
+    assert.match(markdown, /\| `trainCase` +\|/, 'the README still has its method table');
+    for (const theme of ['meadow-dawn', 'pop-art', 'social-purple']) {
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true });
+      const cut = typesettingFaults(cards, blocks, theme, 'autoSplit').filter((fault) => fault.kind === 'block cut though its rest fits');
+      assert.deepEqual(cut, [], theme);
     }
   });
 

@@ -15,11 +15,12 @@
 //   any soft rule or empty room can cost, less than `never`. So it happens only where the content
 //   that could have moved up would leave a heading at a card's foot or strand a line or the
 //   hashtags on a card of their own.
-// - A card that ends inside a list, paragraph, quote or code block when the rest of that block
-//   would fit on it too (and may end it): half a card's height. A reader sees the block go on to
+// - A card that ends inside a list, paragraph, quote, table or code block when the rest of that
+//   block would fit on it too (and may end it): a card's height. A reader sees the block go on to
 //   the next card under room it could have taken, as after a list of links cut two items short.
 //   Without it, the square of the empty room could prefer two cards two-thirds and nine-tenths
-//   full to a full one and one three-quarters full.
+//   full to a full one and one three-quarters full; at half a card's height, spreading the room
+//   over the cards after still outweighed it (change-case's method table, tables.test).
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
 import { blockEnds, never, type BreakCosts } from './break-rules.js';
@@ -44,7 +45,7 @@ const underfilled = 0.4;
 const underfilledPrice = 10;
 
 /** The price of ending a card inside a block whose rest fits on it, per px of a card's content height. */
-const needlessSplitPrice = 0.5;
+const needlessSplitPrice = 1;
 
 /** How far past a card's height content may reach when its tail is scaled down to fit. */
 const scaledReach = 1.25;
