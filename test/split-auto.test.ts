@@ -9,6 +9,9 @@ import { decodePng, differingFraction, download, pixel, type DecodedPng } from '
 import { checkRequest } from '../src/cards/request/check.js';
 import { startService, type RunningService } from './helpers/service.js';
 import { assertWellSplit, pngDataUri, splitLayout, splitLayoutIn } from './helpers/split-layout.js';
+import { renderWithGeometry } from './helpers/card-geometry.js';
+import { typesettingFaults } from './helpers/typesetting-report.js';
+import { projectRoot } from '../src/paths.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'split', `${name}.md`), 'utf8');
 
@@ -38,7 +41,22 @@ describe('autoSplit', () => {
   after(async () => service.close());
 
   for (const name of ['long-prose', 'long-chinese', 'code-200', 'table-60', 'nested-lists', 'headings', 'mixed']) {
-    it(`paginates ${name} into full-size cards with nothing cut, lost, doubled or stranded`, async () => {
+    it("leaves no entry of a table of contents alone at a card's foot, its sub-entries on the next (commander's README)", async () => {
+    // commander's README opens with a table of contents two levels deep, read from node_modules.
+    // "Options" (minimal) and "Bits and pieces" (meadow-dawn) stayed at the foot of a card while all
+    // of their sub-entries went to the next: a break inside a list item cost half a card, less than
+    // the room the entry would have left empty.
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'commander', 'Readme.md'), 'utf8');
+    const markdown = readme.slice(0, readme.lastIndexOf('\n\n', 9000));
+    assert.match(markdown, /- \[Bits and pieces\]/, 'the README still has its table of contents');
+    for (const theme of ['minimal', 'meadow-dawn']) {
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true });
+      const alone = typesettingFaults(cards, blocks, theme, 'autoSplit').filter((fault) => fault.kind === 'paragraph leaves one line on a card');
+      assert.deepEqual(alone, [], theme);
+    }
+  });
+
+  it(`paginates ${name} into full-size cards with nothing cut, lost, doubled or stranded`, async () => {
       const markdown = fixture(name);
       const layout = await splitLayout(service, { markdown, splitMode: 'autoSplit' });
       assert.ok(layout.needed > 1, `${name} needs more than one card`);

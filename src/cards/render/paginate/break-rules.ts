@@ -144,16 +144,30 @@ function lonelyListItem(pieces: Piece[], i: number): boolean {
 /**
  * A list breaks between its items rather than inside one: a break whose innermost cut element is a
  * list item (between two lines of its text, or between its text and its sub-list) costs half a card.
- * A break between the items of a sub-list is between items.
+ * A break between the items of a sub-list is between items. An item whose text is one line, cut
+ * from its sub-list, leaves that line alone at the foot of a card, as a table of contents' entry
+ * above its sub-entries on the next card: that is an orphan, at the widow rule's price.
  */
 export function insideListItemPenalty(pieces: Piece[], i: number, available: number): number {
   const cut = cutElements(pieces, i);
   for (let k = cut.length - 1; k >= 0; k--) {
     const tag = cut[k]!.tagName;
-    if (tag === 'LI') return available / 2;
+    if (tag === 'LI') return itemTextAlone(pieces, i, cut[k]!) ? available * lonelyPrice : available / 2;
     if (tag === 'UL' || tag === 'OL') return 0;
   }
   return 0;
+}
+
+/** Whether a break before piece i, inside `item`, follows the item's text, a single line, with its sub-list after it. */
+function itemTextAlone(pieces: Piece[], i: number, item: Element): boolean {
+  const before = pieces[i - 1]!;
+  const after = pieces[i]!;
+  if (before.kind !== 'line' || before.run!.lines.length !== 1 || visualLines(before) !== 1) return false;
+  // The item's own text (directly in it, or its first paragraph), not a later paragraph of it.
+  const text = before.run!.container;
+  if (text !== item && text !== item.firstElementChild) return false;
+  const below = after.path.slice(after.path.indexOf(item) + 1);
+  return below.some((el) => el.tagName === 'UL' || el.tagName === 'OL');
 }
 
 /** The table or code block a break before piece i splits, if any. */
