@@ -41,18 +41,20 @@ describe('autoSplit', () => {
   after(async () => service.close());
 
   for (const name of ['long-prose', 'long-chinese', 'code-200', 'table-60', 'nested-lists', 'headings', 'mixed']) {
-    it("leaves no entry of a table of contents alone at a card's foot, its sub-entries on the next (commander's README)", async () => {
+    it("lays a two-level table of contents out readably: no entry alone at a card's foot, no list shrunk (commander's README)", async () => {
     // commander's README opens with a table of contents two levels deep, read from node_modules.
     // "Options" (minimal) and "Bits and pieces" (meadow-dawn) stayed at the foot of a card while all
     // of their sub-entries went to the next: a break inside a list item cost half a card, less than
-    // the room the entry would have left empty.
+    // the room the entry would have left empty. glassmorphism draws a list as tiles side by side;
+    // the one top-level entry holding all the others made a tile taller than the card, drawn
+    // shrunk to fit it (text of 4.7 px).
     const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'commander', 'Readme.md'), 'utf8');
     const markdown = readme.slice(0, readme.lastIndexOf('\n\n', 9000));
     assert.match(markdown, /- \[Bits and pieces\]/, 'the README still has its table of contents');
-    for (const theme of ['minimal', 'meadow-dawn']) {
+    for (const theme of ['minimal', 'meadow-dawn', 'glassmorphism']) {
       const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true });
-      const alone = typesettingFaults(cards, blocks, theme, 'autoSplit').filter((fault) => fault.kind === 'paragraph leaves one line on a card');
-      assert.deepEqual(alone, [], theme);
+      const faults = typesettingFaults(cards, blocks, theme, 'autoSplit');
+      assert.deepEqual(faults.filter((fault) => fault.kind === 'paragraph leaves one line on a card' || fault.kind === 'text under the minimum size'), [], theme);
     }
   });
 

@@ -160,6 +160,25 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
   document.head.appendChild(probeStyle);
   const rect = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
   const px = (value: string) => parseFloat(value) || 0;
+  /** The CSS zoom an element is drawn at, its ancestors' included (Chromium 128 and later). */
+  const cssZoom = (el: Element) => (el as Element & { currentCSSZoom?: number }).currentCSSZoom ?? 1;
+  /**
+   * How much smaller (or larger) than its font-size an element's text is drawn on its card: the
+   * zoom and the transforms (a block scaled down to fit a card, fit-to-card.ts) between the card and
+   * the element. The card's own zoom (a small card drawn as a larger one scaled down) is not counted.
+   */
+  const scales = new Map<Element, number>();
+  const drawnScale = (el: Element, card: Element): number => {
+    if (el === card || !el.parentElement) return 1;
+    let scale = scales.get(el);
+    if (scale === undefined) {
+      const transform = getComputedStyle(el).transform;
+      const matrix = transform && transform !== 'none' ? new DOMMatrix(transform) : undefined;
+      scale = (matrix ? Math.hypot(matrix.a, matrix.b) : 1) * drawnScale(el.parentElement, card);
+      scales.set(el, scale);
+    }
+    return scale;
+  };
   /**
    * The topmost element at a point of the page. elementFromPoint sees only the viewport, which is
    * as tall as the last card captured (or the layout's, when nothing was): the point is scrolled
@@ -185,8 +204,10 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
       if (!/\S/.test(node.data) || node.parentElement!.closest('.katex-mathml, .sr-only')) continue;
       range.selectNodeContents(node);
       const heading = node.parentElement!.closest('h1, h2, h3') !== null;
-      // Half a pixel of rounding allowed: fontScale multiplies sizes like 11 px by fractions.
-      const size = px(getComputedStyle(node.parentElement!).fontSize);
+      // Half a pixel of rounding allowed: fontScale multiplies sizes like 11 px by fractions. A
+      // block scaled down to fit the card draws its text smaller than its font-size says.
+      const parent = node.parentElement!;
+      const size = (px(getComputedStyle(parent).fontSize) * drawnScale(parent, card) * cssZoom(parent)) / cssZoom(card);
       if (size < smallestTextPx - 0.5 && !node.parentElement!.closest('.katex')) smallText.push(`"${node.data.trim().slice(0, 30)}" at ${size.toFixed(1)} px`);
       for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) lines.push({ ...rect(r), text: node.data.slice(0, 30), heading });
       const cell = node.parentElement!.closest('td, th');
