@@ -48,7 +48,7 @@ describe('fontScale', () => {
 
   it('multiplies the size of the type on the image', async () => {
     const heightOfTitle = async (fontScale: number) => {
-      const { cards } = await renderWithGeometry(service, { markdown, width: 1080, height: 1440, fontScale, scale: 1 });
+      const { cards } = await renderWithGeometry(service, { markdown, width: 1080, height: 1440, fontScale, scale: 1 }, { capture: false });
       const title = cards[0]!.lines.find((line) => line.heading)!;
       return (title.bottom - title.top) * fontScale; // CSS px × fontScale = image px
     };

@@ -60,7 +60,7 @@ describe('overHiddenMode', () => {
   }
 
   it('leaves a card whose content fits as it is', async () => {
-    const { cards } = await renderWithGeometry(service, { markdown: '# Short\n\nFits easily.', overHiddenMode: true, scale: 1 });
+    const { cards } = await renderWithGeometry(service, { markdown: '# Short\n\nFits easily.', overHiddenMode: true, scale: 1 }, { capture: false });
     assert.equal(cards[0]!.truncatedAt, undefined);
   });
 

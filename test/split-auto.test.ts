@@ -52,7 +52,7 @@ describe('autoSplit', () => {
     const markdown = readme.slice(0, readme.lastIndexOf('\n\n', 9000));
     assert.match(markdown, /- \[Bits and pieces\]/, 'the README still has its table of contents');
     for (const theme of ['minimal', 'meadow-dawn', 'glassmorphism']) {
-      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true });
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true, capture: false });
       const faults = typesettingFaults(cards, blocks, theme, 'autoSplit');
       assert.deepEqual(faults.filter((fault) => fault.kind === 'paragraph leaves one line on a card' || fault.kind === 'text under the minimum size'), [], theme);
     }

@@ -39,7 +39,7 @@ function pngjsComparisonTable(): string {
 
 /** Font sizes of the table's cells, as drawn. */
 async function cellFontSizes(service: RunningService, markdown: string, theme: string): Promise<{ card: CardGeometry; sizes: number[] }> {
-  const { cards } = await renderWithGeometry(service, { markdown, theme, scale: 1 });
+  const { cards } = await renderWithGeometry(service, { markdown, theme, scale: 1 }, { capture: false });
   return { card: cards[0]!, sizes: cards[0]!.tableFontSizes };
 }
 
@@ -75,7 +75,7 @@ describe('tables', () => {
     const records = table.split('\n').length - 2;
     assert.ok(records >= 6, `${records} records`);
     for (const theme of ['brand-a', 'cyberpunk', 'plain-notes']) {
-      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 440, height: 586 });
+      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 440, height: 586 }, { capture: false });
       assert.ok(cards.every((card) => card.tableForms.every((form) => form.stacked)), `${theme}: drawn stacked`);
       assert.ok(cards.length <= Math.ceil(records / 2), `${theme}: ${records} records on ${cards.length} cards`);
       for (const card of cards) assert.ok(card.tables.every((box) => box.right <= card.content.right + 1 && box.bottom <= card.content.bottom + 1), `${theme}: the records fit their card`);
@@ -94,7 +94,7 @@ describe('tables', () => {
     const markdown = fs.readFileSync(path.join(projectRoot, 'node_modules', 'change-case', 'README.md'), 'utf8');
     assert.match(markdown, /\| `trainCase` +\|/, 'the README still has its method table');
     for (const theme of ['meadow-dawn', 'pop-art', 'social-purple']) {
-      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true });
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 440, height: 586, scale: 1 }, { lines: true, capture: false });
       const cut = typesettingFaults(cards, blocks, theme, 'autoSplit').filter((fault) => fault.kind === 'block cut though its rest fits');
       assert.deepEqual(cut, [], theme);
     }
@@ -106,7 +106,7 @@ describe('tables', () => {
     const table = pngjsComparisonTable().split('\n').slice(0, 4).join('\n');
     const values = table.split('\n').slice(2).flatMap((row) => row.split('|').slice(1, -1).map((cell) => cell.trim()).filter(Boolean));
     for (const theme of ['notebook', 'minimal']) {
-      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 200, height: 200 }, { lines: true });
+      const { cards } = await renderWithGeometry(service, { markdown: table, theme, splitMode: 'autoSplit', width: 200, height: 200 }, { lines: true, capture: false });
       assert.ok(cards.length > 2, `${theme}: ${cards.length} cards`);
       const drawn = cards.flatMap((card) => card.lines.filter((line) => line.bottom <= card.content.bottom + 1).map((line) => line.text.trim()));
       // Compared as one string: a word break point (<wbr>) cuts a value's text in two.
