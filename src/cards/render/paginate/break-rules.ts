@@ -104,9 +104,10 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   const after = pieces[i]!;
   const lonely = (count: number, index: number) => count >= 2 && (index === 1 || count - index === 1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
-    // The line left alone: a code block's source line wrapped over several lines is not one line.
-    const alone = after.line === 1 ? before : after;
-    if (visualLines(alone) === 1) return available * lonelyPrice;
+    // The lines left alone (both, when the run has two): a code block's source line wrapped over
+    // several lines of the card is not one line.
+    const alone = [after.line === 1 && before, after.run!.lines.length - after.line! === 1 && after];
+    if (alone.some((piece) => piece && visualLines(piece) === 1)) return available * lonelyPrice;
   }
   if (rowsOfOneBlock(before, after) && lonely(after.rowCount!, after.row!)) return available * lonelyPrice;
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;
