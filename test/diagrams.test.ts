@@ -12,7 +12,7 @@ import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage, diagramScripts } from '../src/cards/diagrams/diagram-page.js';
 import { ScriptServer } from '../src/cards/diagrams/script-server.js';
-import { builtinThemesDir } from '../src/paths.js';
+import { builtinThemesDir, projectRoot } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import { launchBrowser } from './helpers/browser.js';
@@ -422,6 +422,29 @@ describe('the diagram page', () => {
         }
         if (kind === 'gantt') assert.ok(axisLabels.length >= 3, `gantt: ${axisLabels.length} axis labels`);
       }
+    } finally {
+      await diagramPage.close();
+    }
+  });
+
+  it("draws a user journey with narrower task boxes when Mermaid's own widths shrink its text too far (mermaid's README)", async () => {
+    // The journey of mermaid's README, read from node_modules: five tasks in boxes 150 px wide with
+    // 50 px between them and 150 px of legend were 1,150 px wide, shrunk to the card's 368 px: its
+    // text was 4 px. Drawn again with boxes 100 px wide it is 7-8 px: still under the floor (the
+    // answer warns), but readable, and the legend's names are not covered by the boxes.
+    const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
+    const source = /```mermaid\n(\s*journey\n[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(source, "mermaid's README still has its journey example");
+    const { loadThemes } = await import('../src/cards/themes/registry.js');
+    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
+    const themes = loadThemes(undefined);
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
+    try {
+      const page = browser.contexts().at(-1)!.pages()[0]!;
+      const drawn = await diagramPage.draw(source, { theme: themes.resolve('minimal', undefined).theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 });
+      assert.ok(drawn.ok, 'drawn');
+      const { smallestPx } = await page.evaluate(drawnText);
+      assert.ok(smallestPx >= 7, `smallest text ${smallestPx.toFixed(1)} px on the card`);
     } finally {
       await diagramPage.close();
     }

@@ -43,6 +43,9 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
     case 'sequencediagram':
       // Participants closer together, with their messages and notes wrapped to fit between them.
       return { source, config: { ...config, sequence: { wrap: true, width: 100, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } } };
+    case 'journey':
+      // Narrower task boxes, closer together, and less margin to the left of the first.
+      return { source, config: { ...config, journey: { diagramMarginX: 8, leftMargin: 100, width: 100, taskMargin: 10, boxMargin: 6 } } };
     case 'statediagram':
     case 'statediagram-v2':
     case 'classdiagram':
@@ -66,7 +69,6 @@ export function largerTextLayout({ source, config }: DiagramLayout, factor: numb
   return { source, config: { ...config, fontSize, themeVariables: { ...themeVariables, fontSize } } };
 }
 
-/** The diagram's type as written (`flowchart`, `sequenceDiagram`, …). */
 /** The diagram's type, Mermaid's first keyword (`flowchart`, `sequenceDiagram`, …), after its preamble. */
 export function typeOf(source: string): string | undefined {
   const start = preamble.exec(source)?.[0].length ?? 0;
