@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage, diagramScripts } from '../src/cards/diagrams/diagram-page.js';
@@ -15,6 +15,7 @@ import { ScriptServer } from '../src/cards/diagrams/script-server.js';
 import { builtinThemesDir, projectRoot } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
+import type { Theme } from '../src/cards/themes/theme-file.js';
 import { launchBrowser } from './helpers/browser.js';
 import { decodePng, download, previewImage, previewImageLink, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
@@ -346,6 +347,19 @@ describe('the diagram page', () => {
   let browser: Browser;
   let images: LocalImageServer;
   const scripts = new ScriptServer(diagramScripts);
+
+  /** A diagram page of its own on the test's browser, for `use`, with the page it draws in and minimal's theme. */
+  async function onDiagramPage(use: (diagramPage: DiagramPage, page: Page, theme: Theme) => Promise<void>): Promise<void> {
+    const { loadThemes } = await import('../src/cards/themes/registry.js');
+    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
+    const themes = loadThemes(undefined);
+    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
+    try {
+      await use(diagramPage, browser.contexts().at(-1)!.pages()[0]!, themes.resolve('minimal', undefined).theme);
+    } finally {
+      await diagramPage.close();
+    }
+  }
   before(async () => {
     [browser, images] = await Promise.all([launchBrowser(), startImageServer()]);
   });
@@ -396,13 +410,7 @@ describe('the diagram page', () => {
   });
 
   it('keeps the text of a gantt chart, a timeline and a wide flowchart legible on a 440×586 card', async () => {
-    const { loadThemes } = await import('../src/cards/themes/registry.js');
-    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
-    const themes = loadThemes(undefined);
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
-    try {
-      const page = browser.contexts().at(-1)!.pages()[0]!;
-      const theme = themes.resolve('minimal', undefined).theme;
+    await onDiagramPage(async (diagramPage, page, theme) => {
       const wide = {
         gantt:
           'gantt\n  title 发布计划\n  dateFormat YYYY-MM-DD\n  section 设计\n    需求 :a1, 2024-01-01, 20d\n    原型 :a2, after a1, 25d\n' +
@@ -422,9 +430,7 @@ describe('the diagram page', () => {
         }
         if (kind === 'gantt') assert.ok(axisLabels.length >= 3, `gantt: ${axisLabels.length} axis labels`);
       }
-    } finally {
-      await diagramPage.close();
-    }
+    });
   });
 
   it("draws a user journey with narrower task boxes when Mermaid's own widths shrink its text too far (mermaid's README)", async () => {
@@ -435,19 +441,12 @@ describe('the diagram page', () => {
     const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
     const source = /```mermaid\n(\s*journey\n[\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(source, "mermaid's README still has its journey example");
-    const { loadThemes } = await import('../src/cards/themes/registry.js');
-    const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
-    const themes = loadThemes(undefined);
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
-    try {
-      const page = browser.contexts().at(-1)!.pages()[0]!;
-      const drawn = await diagramPage.draw(source, { theme: themes.resolve('minimal', undefined).theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 });
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 });
       assert.ok(drawn.ok, 'drawn');
       const { smallestPx } = await page.evaluate(drawnText);
       assert.ok(smallestPx >= 7, `smallest text ${smallestPx.toFixed(1)} px on the card`);
-    } finally {
-      await diagramPage.close();
-    }
+    });
   });
 
   it('stops a diagram at its time limit and draws it as its source and the reason', async () => {
