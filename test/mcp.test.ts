@@ -1,7 +1,6 @@
 // The MCP server, driven the way an agent's client drives it: the SDK's own Client over stdio,
 // spawning `cardwright mcp`, in both modes (local rendering, and a remote cardwright over HTTP).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { buildIfStale } from './helpers/build.js';
 import { cleanEnv, cliBin, runCli } from './helpers/cli.js';
 import { decodePng, download, isPng } from './helpers/images.js';
+import { eventually, listProcesses } from './helpers/processes.js';
 import { startService, temporaryDir, testApiKey, type RunningService } from './helpers/service.js';
 
 interface Session {
@@ -41,39 +41,34 @@ function imagesOf(result: CallToolResult): Buffer[] {
   return result.content.flatMap((item) => (item.type === 'image' ? [Buffer.from(item.data, 'base64')] : []));
 }
 
-/** Process IDs of every descendant of `pid` (the browser and its helpers, for the MCP server). */
+/** Process IDs of every live descendant of `pid` (the browser and its helpers, for the MCP server). */
 function descendantsOf(pid: number): number[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const rows = listProcesses().filter((p) => p.state !== 'Z');
   const found: number[] = [];
   for (let parents = [pid]; parents.length > 0; ) {
-    parents = rows.filter(([, ppid]) => parents.includes(ppid)).map(([child]) => child);
+    parents = rows.filter((row) => parents.includes(row.ppid)).map((row) => row.pid);
     found.push(...parents);
   }
   return found;
 }
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Whether `pid` still runs. A zombie has ended: it only waits for its parent (or init) to reap it. */
+const isRunning = (pid: number) => listProcesses().some((p) => p.pid === pid && p.state !== 'Z');
 
-/** Closes the client and checks the server process and its browser are gone. */
-async function closeAndCheckExit(session: Session): Promise<void> {
+/**
+ * Closes the client and checks the server process and its browser are gone. The SDK gives the
+ * server 2 s after closing its stdin, then signals it, so on a loaded machine the exit is waited
+ * for rather than expected at once; Chromium's helpers end a moment after the browser itself.
+ */
+async function closeAndCheckExit(session: Session, { launchedBrowser = false } = {}): Promise<void> {
   const pid = session.transport.pid;
   assert.ok(pid);
   const children = descendantsOf(pid);
+  if (launchedBrowser) assert.ok(children.length > 0, 'the browser runs under the MCP server');
   await session.client.close();
-  assert.equal(isAlive(pid), false, 'the MCP server exited when its client closed');
-  // Chromium's helper processes end a moment after the browser itself: give them up to 5 s.
-  for (let attempt = 0; attempt < 50 && children.some(isAlive); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(children.filter(isAlive), [], 'no browser process outlives the MCP server');
+  assert.ok(await eventually(() => !isRunning(pid), 10_000), 'the MCP server exited when its client closed');
+  await eventually(() => !children.some(isRunning), 10_000);
+  assert.deepEqual(children.filter(isRunning), [], 'no browser process outlives the MCP server');
 }
 
 describe('cardwright mcp, rendering locally', () => {
@@ -84,7 +79,7 @@ describe('cardwright mcp, rendering locally', () => {
     session = await connect({ CARDWRIGHT_OUTPUT_DIR: outputDir });
   });
   after(async () => {
-    await closeAndCheckExit(session);
+    await closeAndCheckExit(session, { launchedBrowser: true });
     fs.rmSync(outputDir, { recursive: true, force: true });
   });
 
