@@ -205,6 +205,22 @@ describe('autoSplit break rules', () => {
     assert.match(cards[1]!.text, /Python\s*first/, 'the label stands over the first source line');
   });
 
+  it('takes a heading and a label along with a source line too long for any card', async () => {
+    // Six lines, then a heading over a code block whose first source line wraps over twelve lines
+    // (taller than a card: it is clipped at the card's foot wherever it goes), then a short line.
+    // Before, only a card's first piece could be too tall for it, so heading and label stayed at
+    // the foot of the first card above an empty frame.
+    const tooLong = `<span class="line">${'word '.repeat(66).trim()}</span>`;
+    const code = `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${tooLong}\n<span class="line">short</span></code></pre>`;
+    const result = await paginate(`${paragraph('a', 6)}<h2 id="h">Usage</h2>${code}`);
+    const cards = result.report!.cards;
+    assert.deepEqual(
+      cards.map((c) => c.startsAt),
+      ['start', 'h2#h', 'pre#code line 1'],
+    );
+    assert.match(cards[1]!.text, /Usage\s*● ● ●\s*Python\s*word/, 'heading, label and the long line share a card');
+  });
+
   it("leaves no alert frame with only its title at the foot of a card", async () => {
     // Nine lines, then a GitHub alert (`> [!TIP]`): its title alone would fill the card.
     const alert = `<div id="alert" class="markdown-alert markdown-alert-tip"><p class="markdown-alert-title">TIP</p>${paragraph('b', 3)}</div>`;

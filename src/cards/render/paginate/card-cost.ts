@@ -23,7 +23,7 @@
 //   over the cards after still outweighed it (change-case's method table, tables.test).
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
-import { blockEnds, never, type BreakCosts } from './break-rules.js';
+import { blockEnds, keepsWithNext, never, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
 import { isCaptionLine, isHashtagLine, isTextLine, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
@@ -57,6 +57,8 @@ export class CardCosts {
   private readonly hashtags: boolean[];
   private readonly captions: boolean[];
   private readonly blockEnds: (number | undefined)[];
+  /** Headings, labels and introductions: pieces that go on with what follows them. */
+  private readonly leads: boolean[];
   private readonly penalties: number[] = [];
 
   constructor(
@@ -71,6 +73,22 @@ export class CardCosts {
     this.hashtags = pieces.map(isHashtagLine);
     this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
     this.blockEnds = blockEnds(pieces);
+    this.leads = pieces.map(keepsWithNext);
+  }
+
+  /**
+   * Whether a card of pieces s … end-1 may reach past the card's foot, its last piece clipped there
+   * (README.md, "Split modes"): when that piece is its only one, or is taller than a card by itself
+   * and only headings, labels or introductions come before it. Those go along with it rather than
+   * be left at the foot of the card before (a code block's label above a source line too long for
+   * any card).
+   */
+  mayOverflow(s: number, end: number): boolean {
+    if (end === s + 1) return true;
+    const last = this.pieces[end - 1]!;
+    if (last.bottom - last.top <= this.available + 0.5) return false;
+    for (let i = s; i < end - 1; i++) if (!this.leads[i]) return false;
+    return true;
   }
 
   /** Every candidate is weighed as the end of several cards: its penalty is worked out once. */
@@ -90,7 +108,8 @@ export class CardCosts {
 
   /**
    * Every way to end a card that begins at piece `s` (not a rule) and ends no later than candidate
-   * `last`, with its cost. The card holds at least one piece, even one too tall for it.
+   * `last`, with its cost. The card holds at least one piece, even one too tall for it, and takes
+   * the headings and labels before such a piece along (mayOverflow).
    */
   options(section: Section, s: number, last: number): CardOption[] {
     const { pieces, available } = this;
@@ -98,7 +117,7 @@ export class CardCosts {
     // The latest end that fits and leaves no heading, label or introduction at the card's foot.
     let fullest = s;
     for (let c = s + 1; c <= last; c++) {
-      if (c > s + 1 && pieces[c - 1]!.bottom - pieces[s]!.top > available * scaledReach) break;
+      if (c > s + 1 && pieces[c - 1]!.bottom - pieces[s]!.top > available * scaledReach && !this.mayOverflow(s, c)) break;
       // A rule at a break is dropped, not drawn at the foot or head of a card.
       if (c < section.to && pieces[c - 1]!.rule) continue;
       let height = this.heightOf(section, s, c);
@@ -107,7 +126,7 @@ export class CardCosts {
         const tail = this.tails[c - 1];
         const scale = tail && tail.first >= s ? scaleToGiveBack(tail, height - available) : undefined;
         if (scale !== undefined) scaled = { tail: tail!, scale };
-        else if (c > s + 1) continue;
+        else if (!this.mayOverflow(s, c)) continue;
         height = available;
       }
       fitting.push({ end: c, height, scaled });

@@ -85,7 +85,7 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
         for (;;) {
           const card = assembler.build(startPoint, option.end === section.to ? section.end : points.before(option.end), option.scaled);
           const overflow = await overflowOf(card);
-          if (option.end === s + 1 || overflow <= 0.5) {
+          if (overflow <= 0.5 || cardCosts.mayOverflow(s, option.end)) {
             cards.push(card);
             starts.push({ piece: s, sectionStart: s === section.from });
             break;
