@@ -115,6 +115,13 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(`${paragraph('a', 9)}<h2 id="h">Heading</h2>${paragraph('b', 5)}`), ['start', 'h2#h']);
   });
 
+  it('ends a card with a heading too tall to share one with two lines of its text, rather than split a two-line paragraph', async () => {
+    // A nine-line heading (a title and its rows of badges on a 200×200 card), then a two-line
+    // paragraph: kept with the heading, one line would go along and one stay behind.
+    const heading = `<h1 id="h">${Array.from({ length: 9 }, (_, k) => `title${k}`).join('<br>')}</h1>`;
+    assert.deepEqual(await starts(`${heading}${paragraph('b', 2)}${paragraph('c', 3)}`), ['start', 'p#b']);
+  });
+
   it('does not leave a heading with only the first line of its paragraph', async () => {
     assert.deepEqual(await starts(`${paragraph('a', 8)}<h2 id="h">Heading</h2>${paragraph('b', 5)}`), ['start', 'h2#h']);
   });

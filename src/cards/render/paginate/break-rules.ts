@@ -75,6 +75,22 @@ export const isLabel = (piece: Piece): boolean => piece.el.closest(labelSelector
 export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel(piece) || endsIntroduction(piece);
 
 /**
+ * A heading (a title with a row of badges, at the smallest sizes) that no card could hold together
+ * with two lines of the text under it: kept with the next, it takes one line along and leaves that
+ * paragraph a single line on each side. Ending a card with it then costs less than that widow.
+ */
+function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
+  const after = pieces[i]!;
+  if (after.kind !== 'line' || isImage(after)) return false;
+  const second = pieces[i + 1];
+  const lastKept = second && second.kind === 'line' && second.run === after.run ? second : after;
+  return lastKept.bottom - pieces[i - 1]!.top > available;
+}
+
+/** The price of ending a card with a heading too tall to keep with its text, below a widow's. */
+const tooTallPrice = never / 4;
+
+/**
  * Keep-with-next for headings, labels and introductions: never one last on a card, and not a
  * heading with only the first line of its text under it (looking past the label of a code block
  * between them).
@@ -82,7 +98,7 @@ export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel
 export function keepWithNextPenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
-  if (keepsWithNext(before)) return available * never;
+  if (keepsWithNext(before)) return tooTallToKeep(pieces, i, available) ? available * tooTallPrice : available * never;
   if (before.kind === 'line' && before.line === 0 && after.run === before.run) {
     let above = i - 2;
     while (above >= 0 && isLabel(pieces[above]!)) above--;
