@@ -324,6 +324,30 @@ describe('themes', () => {
       assert.deepEqual(problems, []);
     });
 
+    it("sets a missing badge's alt text as written in a title: not in the heading's capitals, tracking or weight", async () => {
+      // A README's title with its badges (es-toolkit): art-deco's spaced capitals made each chip
+      // wide enough to take a line of its own, and the title then had to be shrunk to fit a card.
+      const { html } = await renderMarkdown('# es-toolkit &middot; [![MIT License](https://nowhere.invalid/a.svg)](https://a) [![codecov](https://nowhere.invalid/b.svg)](https://b)');
+      const problems = await inspect<string[]>(
+        html,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            for (const chip of card.querySelectorAll('h1 .image-placeholder')) {
+              const style = getComputedStyle(chip);
+              const theme = card.className.split(' ')[2];
+              if (style.textTransform !== 'none') problems.push(theme + ': ' + style.textTransform);
+              if (style.letterSpacing !== 'normal') problems.push(theme + ': letter-spacing ' + style.letterSpacing);
+              if (Number(style.fontWeight) > 400) problems.push(theme + ': weight ' + style.fontWeight);
+            }
+          }
+          return problems;
+        })()`,
+      );
+      assert.deepEqual(problems, []);
+    });
+
     it('prints no word for a picture without alt text that failed: a block keeps a frame with the picture sign, one in a line is left out', async () => {
       const { html } = await renderMarkdown(
         [
