@@ -10,7 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
-import { DiagramPage, diagramScripts } from '../src/cards/diagrams/diagram-page.js';
+import { DiagramPage, diagramScripts, type DrawnDiagram } from '../src/cards/diagrams/diagram-page.js';
+import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
+import { renderCards } from '../src/cards/render/render-cards.js';
 import { ScriptServer } from '../src/cards/diagrams/script-server.js';
 import { builtinThemesDir, projectRoot } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
@@ -281,6 +283,59 @@ describe('mermaid diagrams', () => {
     assert.equal(logLines.filter((line) => line.includes('the diagram page asked for')).length, 0, 'the diagram page asked for nothing outside its own files');
   });
 
+  it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
+    // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to
+    // one 440×586 card its labels were 5 px.
+    const steps = ['Open the app', 'Sign in', 'Choose a template', 'Write the title', 'Add the body text', 'Pick a theme', 'Preview the cards', 'Fix the breaks', 'Export as PNG', 'Upload it', 'Write the caption', 'Add hashtags', 'Schedule the post', 'Reply to comments'];
+    const source = `flowchart TD\n${steps.map((step, i) => `  S${i}["${step}"]`).join('\n')}\n${steps.slice(1).map((_, i) => `  S${i} --> S${i + 1}`).join('\n')}`;
+    const markdown = `# Posting flow\n\nThe whole flow, step by step:\n\n${fence(source)}\n\nThat is all.`;
+    const cards = service.app.cards;
+    const { theme } = cards.themes.resolve('minimal', undefined);
+    const style = { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 };
+    const signal = AbortSignal.timeout(60_000);
+    // Where the card is one clipped card (hrSplit with overHiddenMode), it is still shrunk, and warned about.
+    const shrunk = await cards.renderer.drawDiagram(source, style, signal);
+    assert.ok(shrunk.ok && shrunk.cuts === undefined && shrunk.smallestTextPx! < diagramLimits.minTextPx, 'shrunk to one card');
+    const drawn: DrawnDiagram[] = [];
+    const diagrams = { draw: async (text: string) => drawn[drawn.push(await cards.renderer.drawDiagram(text, { ...style, sliceable: true }, signal)) - 1]! };
+    const { html } = await renderMarkdown(markdown, { diagrams });
+    const [diagram] = drawn;
+    assert.ok(diagram?.ok && diagram.cuts && diagram.cuts.length >= 10, 'cut between its rows of boxes');
+    assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `its text on the cards: ${diagram.smallestTextPx} px`);
+
+    const laidOut = new Error('laid out');
+    const slices = await cards.renderer.run(signal, async (page) => {
+      const request = { theme, width: 440, height: 586, scale: 1, fontScale: 1, format: 'png' as const, splitMode: 'autoSplit' as const, overHiddenMode: false, contentHtml: html };
+      await renderCards(page, request, undefined, () => {
+        throw laidOut;
+      }).catch((error: unknown) => {
+        if (error !== laidOut) throw error;
+      });
+      return page.evaluate<{ truncated: boolean; slices: { height: number; imgWidth: number; bottomPast: number }[] }[]>(`
+        Array.from(document.querySelectorAll('#cards > .card')).map((card) => {
+          const limit = card.querySelector('.card-content').getBoundingClientRect().bottom;
+          return {
+            truncated: card.classList.contains('content-truncated'),
+            slices: Array.from(card.querySelectorAll('.diagram-slice')).map((slice) => ({
+              height: slice.getBoundingClientRect().height,
+              imgWidth: slice.querySelector('img').getBoundingClientRect().width,
+              bottomPast: slice.getBoundingClientRect().bottom - limit,
+            })),
+          };
+        })`);
+    });
+    const withSlices = slices.filter((card) => card.slices.length > 0);
+    assert.ok(withSlices.length >= 3, `${withSlices.length} cards hold a part of the diagram`);
+    const all = withSlices.flatMap((card) => card.slices);
+    // Every band once, none lost or drawn twice, at the width it was drawn (not scaled down).
+    assert.ok(Math.abs(all.reduce((sum, slice) => sum + slice.height, 0) - Math.round(diagram.height)) <= 1, 'the bands add up to the whole diagram');
+    for (const slice of all) {
+      assert.ok(Math.abs(slice.imgWidth - diagram.width) <= 1, `drawn ${slice.imgWidth} px wide, as drawn (${diagram.width})`);
+      assert.ok(slice.bottomPast <= 0.5, 'inside its card');
+    }
+    assert.deepEqual(slices.map((card) => card.truncated), slices.map(() => false), 'no card is faded out as if cut short');
+  });
+
   it('refuses too many diagrams and too long a diagram with their own 400 messages', async () => {
     const many = Array.from({ length: diagramLimits.maxDiagramsPerDocument + 1 }, () => fence('pie\n  "a" : 1')).join('\n\n');
     const tooMany = await service.generate({ markdown: many });
@@ -329,17 +384,25 @@ describe('mermaid diagrams', () => {
     assert.ok(answeredLater >= Math.max(2, answeredAt.length - 1), `${answeredLater} of ${answeredAt.length} drawn previews were answered after generate; previews answered ${statuses}`);
   });
 
-  it('scales a diagram taller than a card to fit one card with autoSplit', async () => {
+  it('cuts a diagram taller than three cards over the cards it needs with autoSplit, and shrinks it to one clipped card', async () => {
     const tall = `flowchart TD\n${Array.from({ length: 24 }, (_, i) => `  S${i}[Step ${i}] --> S${i + 1}[Step ${i + 1}]`).join('\n')}`;
     const { json: drawn } = await preview({ markdown: fence(tall) });
     const [image] = await diagramImages(drawn.cards[0].html, service.baseUrl);
     assert.ok(image && image.height > 3 * 586, `the diagram is taller than three cards (${image?.height} px)`);
+    const markdown = `# Tall\n\n${fence(tall)}\n\nThe end.`;
 
-    const { status, json } = await service.generate({ markdown: `# Tall\n\n${fence(tall)}\n\nThe end.`, splitMode: 'autoSplit' });
+    const { status, json } = await service.generate({ markdown, splitMode: 'autoSplit' });
     assert.equal(status, 200, JSON.stringify(json));
-    // Cut instead of scaled, it would take at least four cards.
-    assert.ok(json.images.length <= 3, `${json.images.length} cards`);
+    // Scaled to one card, its 14 px labels would be 4 px: cut, it takes four cards or more, legible.
+    assert.ok(json.images.length >= 4, `${json.images.length} cards`);
     for (const card of json.images) assert.deepEqual([card.width, card.height], [880, 1172]);
+    assert.equal(json.warnings, undefined);
+
+    // One clipped card per section: there it can only be shrunk, and the answer says so.
+    const clipped = await service.generate({ markdown, splitMode: 'hrSplit', overHiddenMode: true });
+    assert.equal(clipped.status, 200, JSON.stringify(clipped.json));
+    assert.equal(clipped.json.images.length, 1);
+    assert.match(clipped.json.warnings?.join(' ') ?? '', /A flowchart diagram is drawn with text of [\d.]+ px on the card, below the 10 px/);
   });
 });
 

@@ -88,11 +88,13 @@ export async function prepareContent(
   const { width: cardWidth, height, deviceScale } = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   // A split card scales a picture taller than itself down to fit; a growing card does not.
   const cardHeight = request.splitMode === 'noSplit' || request.weChatMode ? undefined : height;
+  // Unless each section is one clipped card, a diagram too tall for a card may go on over several.
+  const sliceable = cardHeight !== undefined && !(request.splitMode === 'hrSplit' && request.overHiddenMode);
   let diagramsComplete = true;
   const diagramWarnings: string[] = [];
   const diagrams = {
     async draw(source: string) {
-      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, cardHeight, deviceScale }, signal, lane);
+      const drawn = await parts.renderer.drawDiagram(source, { theme, mode, cardWidth, cardHeight, sliceable, deviceScale }, signal, lane);
       if (!drawn.ok && drawn.transient) {
         diagramsComplete = false;
         parts.log.warn({ reason: drawn.message }, 'diagram drawn as its source');

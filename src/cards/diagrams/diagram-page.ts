@@ -29,7 +29,7 @@ import { mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
  */
 export type DrawnDiagram =
   /** `link`: shown from that address instead of from `png`, which is then empty (see ImageLinker in answer-asks.ts). */
-  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string }
+  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string; cuts?: number[] }
   | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */
@@ -43,6 +43,11 @@ export interface DiagramStyle {
    * one (the split modes); absent when the card grows with its content (noSplit, weChatMode).
    */
   cardHeight?: number;
+  /**
+   * Whether a diagram taller than the card may be cut between its rows and go on over several
+   * cards (autoSplit, and hrSplit without overHiddenMode) instead of being scaled down to fit one.
+   */
+  sliceable?: boolean;
   /** Device px per CSS px of the card's capture. */
   deviceScale: number;
 }
@@ -145,8 +150,12 @@ export class DiagramPage {
     const config = { ...mermaidConfig, fontFamily: card.palette.fontFamily, themeVariables: mermaidThemeVariables(card.palette) };
     const fonts = this.fonts.rulesFor(source);
     if (fonts) await this.page.evaluate(declareInPage, fonts);
+    // Each drawing's smallest text on the card scaled to fit one card, and as drawn at the card's
+    // width (what it keeps when it is cut over several cards instead).
+    const drawings: { layout: DiagramLayout; atWidthPx: number; height: number }[] = [];
     const drawAs = async (layout: DiagramLayout) => {
       const drawn = await this.page.evaluate(drawInPage, { ...layout, width: card.contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
+      if (drawn.ok) drawings.push({ layout, atWidthPx: drawn.smallestTextPx ?? Infinity, height: drawn.height });
       return drawn.ok ? { ...drawn, smallestTextPx: smallestOnCard(drawn, card.contentHeight) } : drawn;
     };
     const asWritten: DiagramLayout = { source, config };
@@ -164,9 +173,12 @@ export class DiagramPage {
     };
     await tryLayout(() => tallerLayout(asWritten));
     await tryLayout(() => largerTextLayout(best.layout, diagramLimits.minTextPx / best.drawn.smallestTextPx!));
-    // The page holds the last drawing: the best one is drawn again if it was not the last.
-    const drawn = best.layout === last ? best.drawn : await drawAs(best.layout);
+    const sliced = style.sliceable ? slicedDrawing(drawings, best.drawn.smallestTextPx, card.contentHeight) : undefined;
+    const chosen = sliced?.layout ?? best.layout;
+    // The page holds the last drawing: the chosen one is drawn again if it was not the last.
+    const drawn = chosen === best.layout && chosen === last ? best.drawn : await drawAs(chosen);
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
+    const cuts = sliced ? await this.page.evaluate(cutsInPage) : undefined;
     const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };
     const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
     await this.useDeviceMetrics(Math.ceil(box.x + box.width), Math.ceil(box.y + box.height), scale);
@@ -175,8 +187,9 @@ export class DiagramPage {
       clip: { ...box, scale: 1 },
       captureBeyondViewport: false,
     });
-    const smallest = drawn.smallestTextPx === undefined ? {} : { smallestTextPx: drawn.smallestTextPx };
-    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest };
+    const smallestTextPx = sliced ? sliced.atWidthPx : drawn.smallestTextPx;
+    const smallest = smallestTextPx === undefined || !Number.isFinite(smallestTextPx) ? {} : { smallestTextPx };
+    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...(cuts && cuts.length > 0 ? { cuts } : {}) };
   }
 
   /**
@@ -232,6 +245,47 @@ function smallestOnCard(drawn: { height: number; smallestTextPx?: number }, cont
   if (drawn.smallestTextPx === undefined) return undefined;
   const fitted = contentHeight !== undefined && drawn.height > contentHeight ? contentHeight / drawn.height : 1;
   return drawn.smallestTextPx * fitted;
+}
+
+/**
+ * The drawing to cut over several cards, when scaled to fit one card its text would be under the
+ * floor and drawn at the card's width it is clearly larger (a flowchart of a dozen steps top to
+ * bottom: 14 px text at the card's width, 5 px shrunk to the card's height). The drawing whose
+ * text is largest at the card's width is taken.
+ */
+function slicedDrawing<T extends { atWidthPx: number; height: number }>(drawings: T[], fittedPx: number | undefined, contentHeight: number | undefined): T | undefined {
+  if (contentHeight === undefined || fittedPx === undefined || fittedPx >= diagramLimits.minTextPx) return undefined;
+  const tall = drawings.filter((drawing) => drawing.height > contentHeight && Number.isFinite(drawing.atWidthPx));
+  const largest = tall.reduce<T | undefined>((a, b) => (a && a.atWidthPx >= b.atWidthPx ? a : b), undefined);
+  return largest && largest.atWidthPx > fittedPx * slicingGain ? largest : undefined;
+}
+
+/** How much larger a diagram's text must be cut over cards than fitted on one for it to be cut. */
+const slicingGain = 1.25;
+
+/**
+ * In the page: where the drawing may be cut across, as fractions of its height from the top: the
+ * middle of every band that crosses no text and no shape (a flowchart's gaps between its rows of
+ * boxes, which only arrows cross). A shape taller than half the drawing (a subgraph's frame, a
+ * background) does not count: a cut may go through its frame.
+ */
+function cutsInPage(): number[] {
+  const drawing = document.querySelector('#diagram svg')!;
+  const box = drawing.getBoundingClientRect();
+  const spans: [number, number][] = [];
+  for (const el of Array.from(drawing.querySelectorAll('text, foreignObject, rect, circle, ellipse, polygon, image, use'))) {
+    const r = el.getBoundingClientRect();
+    if (r.height <= 0 || r.width <= 0 || r.height > box.height / 2) continue;
+    spans.push([r.top - box.top, r.bottom - box.top]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const cuts: number[] = [];
+  let reach = spans[0]?.[1] ?? 0;
+  for (const [top, bottom] of spans.slice(1)) {
+    if (top - reach >= 2) cuts.push((reach + top) / 2 / box.height);
+    reach = Math.max(reach, bottom);
+  }
+  return cuts;
 }
 
 /** In the page: lays out the sample card and reads what a diagram needs of it. */

@@ -60,7 +60,7 @@ export class DiagramPages {
    * only the request's own end (its deadline, a full queue, a shutdown) is thrown.
    */
   async draw(source: string, style: DiagramStyle, signal: AbortSignal, lane: RenderLane): Promise<DrawnDiagram> {
-    const key = JSON.stringify([source, style.theme.className, style.mode ?? '', style.cardWidth, style.cardHeight ?? null, style.deviceScale]);
+    const key = JSON.stringify([source, style.theme.className, style.mode ?? '', style.cardWidth, style.cardHeight ?? null, style.sliceable ?? false, style.deviceScale]);
     const known = this.drawn.get(key);
     if (known) return known;
     const limitMs = this.options.renderTimeoutMs ?? diagramLimits.renderTimeoutMs;

@@ -2,7 +2,8 @@
 // fence's text is the diagram's source, which the drawer (Mermaid in a page of its own, see
 // src/cards/diagrams/diagram-page.ts) turns into a PNG in the card's theme; the card gets
 //   <figure class="diagram"><img src="data:image/png;base64,…" width height alt></figure>
-// which splits and scales like any image. A diagram that cannot be drawn becomes
+// which scales like any image; one drawn to be cut over several cards carries data-cuts (where
+// it may be cut: slice-diagrams.ts in the pagination). A diagram that cannot be drawn becomes
 //   <figure class="diagram-error"><figcaption>why</figcaption><pre><code class="language-mermaid">source</code></pre></figure>
 // whose source the code block step then frames like any code. Without a drawer (the Markdown
 // pipeline used on its own) the fences stay code blocks.
@@ -81,7 +82,9 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
     children: [],
   };
   if (drawn.link) linkedImages.add(image);
-  return { type: 'element', tagName: 'figure', properties: { className: ['diagram'] }, children: [image] };
+  // Where a diagram too tall for a card may be cut (fractions of its height): the pagination cuts it there.
+  const cuts = drawn.cuts?.length ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' ') } : {};
+  return { type: 'element', tagName: 'figure', properties: { className: ['diagram'], ...cuts }, children: [image] };
 }
 
 function failedDiagram(pre: Element, source: string, message: string): Element {

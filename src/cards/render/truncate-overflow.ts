@@ -34,8 +34,16 @@ export function truncateOverflowInPage(): number {
         range.selectNodeContents(node);
         for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) boxes.push({ top: r.top, bottom: r.bottom });
       } else if (/^(IMG|SVG|VIDEO|CANVAS|INPUT|HR)$/i.test((node as Element).tagName) || (node as Element).classList.contains('katex-display')) {
-        const r = (node as Element).getBoundingClientRect();
-        if (r.height > 0) boxes.push({ top: r.top, bottom: r.bottom });
+        // Only what is drawn of it: an ancestor that clips its overflow (a slice of a diagram cut
+        // over several cards shows a band of the whole picture) cuts its box.
+        let { top, bottom } = (node as Element).getBoundingClientRect();
+        for (let above = (node as Element).parentElement; above && above !== inner; above = above.parentElement) {
+          if (getComputedStyle(above).overflowY === 'visible') continue;
+          const clip = above.getBoundingClientRect();
+          top = Math.max(top, clip.top);
+          bottom = Math.min(bottom, clip.bottom);
+        }
+        if (bottom > top) boxes.push({ top, bottom });
       }
     }
     if (!boxes.some((box) => box.bottom > limit + 0.5)) continue;

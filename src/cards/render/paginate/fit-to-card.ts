@@ -21,6 +21,8 @@ function verticalChrome(el: Element, upTo: Element): number {
 export function fitImages(inner: HTMLElement, available: number): boolean {
   let changed = false;
   for (const img of Array.from(inner.querySelectorAll('img'))) {
+    // A slice of a diagram shows a band of the whole picture (slice-diagrams.ts): its height is the slice's.
+    if (img.closest('.diagram-slice')) continue;
     const height = img.getBoundingClientRect().height;
     const room = Math.floor(available - verticalChrome(img.parentElement!, inner) - 1);
     if (height > room && room > 0) {

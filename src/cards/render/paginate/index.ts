@@ -19,6 +19,7 @@ import { scaleFurther } from './fit-to-room.js';
 import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
+import { sliceTallDiagrams } from './slice-diagrams.js';
 import type { PaginationInput, PaginationResult } from './types.js';
 
 /** Where a built card begins: at piece `piece` (absent for a clipped section or an empty document), first of its section or not. */
@@ -52,7 +53,10 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
 
   // One clipped card per section (hrSplit with overHiddenMode) shows content as it is: nothing scaled.
   const fitToCard = !input.clipSections;
-  if (fitToCard) fitImages(inner, available);
+  if (fitToCard) {
+    sliceTallDiagrams(inner, available);
+    fitImages(inner, available);
+  }
   const reader = new PieceReader(inner, available);
   let pieces = reader.read();
   if (fitToCard && fitBlocks(pieces, inner, available)) pieces = reader.read();

@@ -1,0 +1,54 @@
+// A diagram too tall for a card, drawn to be cut rather than shrunk (diagram-page.ts gives it
+// data-cuts: where no text or shape is crossed), goes on over several cards at the size it was
+// drawn. Its figure becomes a stack of slices, each a window of the same picture as tall as the
+// band between two cuts; the slices are pieces like the rows of a table, so the card breaks fall
+// between them and a card's slices join into one picture again.
+import { px, styleOf } from './css.js';
+
+/** A band thinner than this is joined to the one below it: no card ends on a sliver of a diagram. */
+const thinnestSlice = 24;
+
+/** Slices every diagram with data-cuts that is taller than a card's content. Returns whether any was. */
+export function sliceTallDiagrams(inner: HTMLElement, available: number): boolean {
+  let sliced = false;
+  for (const figure of Array.from(inner.querySelectorAll<HTMLElement>('figure.diagram[data-cuts]'))) {
+    const img = figure.querySelector('img');
+    if (!img) continue;
+    const { width, height } = img.getBoundingClientRect();
+    if (height <= 0) continue;
+    const figureStyle = styleOf(figure);
+    const room = available - px(figureStyle.paddingTop) - px(figureStyle.paddingBottom);
+    if (height <= room) continue;
+    const edges = bands(figure.dataset.cuts!, height);
+    const slices = edges.slice(1).map((bottom, k) => {
+      const top = edges[k]!;
+      const slice = document.createElement('div');
+      slice.className = 'diagram-slice';
+      slice.style.height = `${bottom - top}px`;
+      const copy = img.cloneNode(false) as HTMLImageElement;
+      // The whole picture at its drawn size, moved up so that the band shows through the slice.
+      Object.assign(copy.style, { width: `${width}px`, height: `${height}px`, maxWidth: 'none', maxHeight: 'none', marginTop: `${-top}px` });
+      slice.appendChild(copy);
+      return slice;
+    });
+    figure.classList.add('diagram-sliced');
+    figure.replaceChildren(...slices);
+    sliced = true;
+  }
+  if (sliced) void inner.offsetHeight;
+  return sliced;
+}
+
+/** The edges of the bands between the cuts, top to bottom, in px of a picture `height` tall. */
+function bands(cuts: string, height: number): number[] {
+  const edges = [0];
+  const positions = cuts
+    .split(' ')
+    // Whole px, so the slices of one card join without a seam.
+    .map((cut) => Math.round(Number(cut) * height))
+    .filter((y) => y > 0 && y < height)
+    .sort((a, b) => a - b);
+  for (const y of positions) if (y - edges[edges.length - 1]! >= thinnestSlice && height - y >= thinnestSlice) edges.push(y);
+  edges.push(Math.round(height));
+  return edges;
+}
