@@ -267,6 +267,23 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(`${paragraph('a', 12)}<h2 id="h">Heading</h2>${picture('pic', 180)}`), ['start', 'p#a line 6', 'h2#h']);
   });
 
+  it('cuts a diagram drawn to be cut between its bands, leaving no short first or last band alone', async () => {
+    // Eight lines, then a diagram 300 px tall that may be cut at 30, 90, 150, 210 and 270 px (as
+    // the diagram page marks one too tall for a card): bands of 30, 60, 60, 60, 60 and 30 px. Its
+    // first band would fit under the lines, alone; it goes on with the next ones instead.
+    const figure = `<figure id="d" class="diagram" data-cuts="0.1 0.3 0.5 0.7 0.9"><img style="height:300px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='300'/>"></figure>`;
+    const result = await paginate(paragraph('a', 8) + figure);
+    const cards = result.report!.cards;
+    const bands = cards.map((card) => card.boxes.filter((box) => box.kind === 'img').length);
+    assert.deepEqual(cards.map((c) => c.startsAt), ['start', 'div.diagram-slice', 'div.diagram-slice']);
+    assert.deepEqual(bands, [0, 3, 3], 'three bands on each of the next two cards');
+    // Each card shows its bands of the picture at full size, one under the other.
+    const slices = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#cards .diagram-slice'), (slice) => [slice.getBoundingClientRect().height, slice.querySelector('img')!.getBoundingClientRect().height]),
+    );
+    assert.deepEqual(slices, [[30, 300], [60, 300], [60, 300], [60, 300], [60, 300], [30, 300]]);
+  });
+
   it('scales a diagram down to the room left, keeping it with its heading, only while it stays legible', async () => {
     // Six lines and a heading leave 60 px for a 70 px diagram: at 86 % of its size it stays on the card.
     const result = await paginate(`${paragraph('a', 6)}<h2 id="h">Diagram</h2>${diagram('fig', 70)}${paragraph('b', 3)}`);

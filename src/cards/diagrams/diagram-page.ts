@@ -278,6 +278,13 @@ function cutsInPage(): number[] {
     if (r.height <= 0 || r.width <= 0 || r.height > box.height / 2) continue;
     spans.push([r.top - box.top, r.bottom - box.top]);
   }
+  // Lines that run across (a sequence diagram's messages) hold to the label above them, and to
+  // their arrowheads, which are markers outside their boxes; lines that run down (a flowchart's
+  // arrows) may be cut.
+  for (const el of Array.from(drawing.querySelectorAll('line, path'))) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 2 * r.height && r.height < box.height / 2) spans.push([r.top - box.top - 20, r.bottom - box.top + 5]);
+  }
   spans.sort((a, b) => a[0] - b[0]);
   const cuts: number[] = [];
   let reach = spans[0]?.[1] ?? 0;

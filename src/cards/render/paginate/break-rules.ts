@@ -110,7 +110,7 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
  * rows (a stacked record taller than a card two lines of its fields), a list two items when the
- * lone one would be a single line. A break that leaves a single line (or row, or one-line item)
+ * lone one would be a single line, a diagram cut into slices two bands when the lone one is short. A break that leaves a single line (or row, or one-line item)
  * alone at the foot or head of a card costs `lonelyPrice`: the lines move on together even where
  * that leaves a third of the card empty (a heading and a three-line paragraph under a tall
  * picture), or at the smallest sizes more than half of it.
@@ -127,7 +127,23 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   }
   if (rowsOfOneBlock(before, after) && lonely(after.rowCount!, after.row!)) return available * lonelyPrice;
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;
+  if (lonelySlice(pieces, i, available)) return available * lonelyPrice;
   return 0;
+}
+
+/**
+ * A break inside a diagram cut into slices (slice-diagrams.ts) that leaves its first or last band
+ * alone on a card when that band is short: a sequence diagram's row of participants at the foot of
+ * a card, or a sliver of the drawing at the head of the next.
+ */
+function lonelySlice(pieces: Piece[], i: number, available: number): boolean {
+  const before = pieces[i - 1]!;
+  const after = pieces[i]!;
+  const figure = before.el.parentElement;
+  const ofFigure = (piece: Piece | undefined) => piece?.el.classList.contains('diagram-slice') === true && piece.el.parentElement === figure;
+  if (!ofFigure(before) || !ofFigure(after)) return false;
+  const short = (piece: Piece) => piece.bottom - piece.top < available / 4;
+  return (!ofFigure(pieces[i - 2]) && short(before)) || (!ofFigure(pieces[i + 1]) && short(after));
 }
 
 /**

@@ -24,10 +24,11 @@ export function sliceTallDiagrams(inner: HTMLElement, available: number): boolea
       const top = edges[k]!;
       const slice = document.createElement('div');
       slice.className = 'diagram-slice';
-      slice.style.height = `${bottom - top}px`;
+      // A window: a flex box is one piece of the pagination, not a container opened into lines.
+      Object.assign(slice.style, { display: 'flex', justifyContent: 'center', overflow: 'hidden', height: `${bottom - top}px`, margin: '0' });
       const copy = img.cloneNode(false) as HTMLImageElement;
       // The whole picture at its drawn size, moved up so that the band shows through the slice.
-      Object.assign(copy.style, { width: `${width}px`, height: `${height}px`, maxWidth: 'none', maxHeight: 'none', marginTop: `${-top}px` });
+      Object.assign(copy.style, { flex: 'none', width: `${width}px`, height: `${height}px`, maxWidth: 'none', maxHeight: 'none', marginTop: `${-top}px` });
       slice.appendChild(copy);
       return slice;
     });
