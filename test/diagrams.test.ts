@@ -283,37 +283,42 @@ describe('mermaid diagrams', () => {
     assert.equal(logLines.filter((line) => line.includes('the diagram page asked for')).length, 0, 'the diagram page asked for nothing outside its own files');
   });
 
-  it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
-    // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to
-    // one 440×586 card its labels were 5 px.
-    const steps = ['Open the app', 'Sign in', 'Choose a template', 'Write the title', 'Add the body text', 'Pick a theme', 'Preview the cards', 'Fix the breaks', 'Export as PNG', 'Upload it', 'Write the caption', 'Add hashtags', 'Schedule the post', 'Reply to comments'];
-    const source = `flowchart TD\n${steps.map((step, i) => `  S${i}["${step}"]`).join('\n')}\n${steps.slice(1).map((_, i) => `  S${i} --> S${i + 1}`).join('\n')}`;
-    const markdown = `# Posting flow\n\nThe whole flow, step by step:\n\n${fence(source)}\n\nThat is all.`;
-    const cards = service.app.cards;
-    const { theme } = cards.themes.resolve('minimal', undefined);
-    const style = { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 };
-    const signal = AbortSignal.timeout(60_000);
-    // Where the card is one clipped card (hrSplit with overHiddenMode), it is still shrunk, and warned about.
-    const shrunk = await cards.renderer.drawDiagram(source, style, signal);
-    assert.ok(shrunk.ok && shrunk.cuts === undefined && shrunk.smallestTextPx! < diagramLimits.minTextPx, 'shrunk to one card');
-    const drawn: DrawnDiagram[] = [];
-    const diagrams = { draw: async (text: string) => drawn[drawn.push(await cards.renderer.drawDiagram(text, { ...style, sliceable: true }, signal)) - 1]! };
-    const { html } = await renderMarkdown(markdown, { diagrams });
-    const [diagram] = drawn;
-    assert.ok(diagram?.ok && diagram.cuts && diagram.cuts.length >= 10, 'cut between its rows of boxes');
-    assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `its text on the cards: ${diagram.smallestTextPx} px`);
+  /** A flowchart of `count` steps top to bottom. */
+  const chain = (count: number) => {
+    const steps = ['Open the app', 'Sign in', 'Choose a template', 'Write the title', 'Add the body text', 'Pick a theme', 'Preview the cards', 'Fix the breaks', 'Export as PNG', 'Upload it', 'Write the caption', 'Add hashtags', 'Schedule the post', 'Reply to comments'].slice(0, count);
+    return `flowchart TD\n${steps.map((step, i) => `  S${i}["${step}"]`).join('\n')}\n${steps.slice(1).map((_, i) => `  S${i} --> S${i + 1}`).join('\n')}`;
+  };
 
+  interface LaidOutCard {
+    truncated: boolean;
+    /** The diagram's slices on the card, and how far each reaches past the card's content box. */
+    slices: { height: number; imgWidth: number; bottomPast: number }[];
+    /** How far each picture not cut into slices reaches past the card's content box. */
+    picturesPast: number[];
+  }
+
+  /** The document laid out into autoSplit cards of `theme` in the service's render page, its diagrams drawn for those cards. */
+  async function layOutWithDiagrams(markdown: string, themeId: string, width: number, height: number): Promise<{ cards: LaidOutCard[]; drawn: DrawnDiagram[] }> {
+    const cards = service.app.cards;
+    const { theme } = cards.themes.resolve(themeId, undefined);
+    const signal = AbortSignal.timeout(60_000);
+    const drawn: DrawnDiagram[] = [];
+    const style = { theme, cardWidth: width, cardHeight: height, sliceable: true, deviceScale: 1 };
+    const diagrams = { draw: async (text: string) => drawn[drawn.push(await cards.renderer.drawDiagram(text, style, signal)) - 1]! };
+    const { html } = await renderMarkdown(markdown, { diagrams });
     const laidOut = new Error('laid out');
-    const slices = await cards.renderer.run(signal, async (page) => {
-      const request = { theme, width: 440, height: 586, scale: 1, fontScale: 1, format: 'png' as const, splitMode: 'autoSplit' as const, overHiddenMode: false, contentHtml: html };
+    const laidOutCards = await cards.renderer.run(signal, async (page) => {
+      const request = { theme, width, height, scale: 1, fontScale: 1, format: 'png' as const, splitMode: 'autoSplit' as const, overHiddenMode: false, contentHtml: html };
       await renderCards(page, request, undefined, () => {
         throw laidOut;
       }).catch((error: unknown) => {
         if (error !== laidOut) throw error;
       });
-      return page.evaluate<{ truncated: boolean; slices: { height: number; imgWidth: number; bottomPast: number }[] }[]>(`
+      return page.evaluate<LaidOutCard[]>(`
         Array.from(document.querySelectorAll('#cards > .card')).map((card) => {
-          const limit = card.querySelector('.card-content').getBoundingClientRect().bottom;
+          const content = card.querySelector('.card-content');
+          const style = getComputedStyle(content);
+          const limit = content.getBoundingClientRect().bottom - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth);
           return {
             truncated: card.classList.contains('content-truncated'),
             slices: Array.from(card.querySelectorAll('.diagram-slice')).map((slice) => ({
@@ -321,10 +326,27 @@ describe('mermaid diagrams', () => {
               imgWidth: slice.querySelector('img').getBoundingClientRect().width,
               bottomPast: slice.getBoundingClientRect().bottom - limit,
             })),
+            picturesPast: Array.from(card.querySelectorAll('figure.diagram:not(.diagram-sliced) img')).map((img) => img.getBoundingClientRect().bottom - limit),
           };
         })`);
     });
-    const withSlices = slices.filter((card) => card.slices.length > 0);
+    return { cards: laidOutCards, drawn };
+  }
+
+  it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
+    // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to
+    // one 440×586 card its labels were 5 px.
+    const source = chain(14);
+    const { theme } = service.app.cards.themes.resolve('minimal', undefined);
+    // Where the card is one clipped card (hrSplit with overHiddenMode), it is still shrunk, and warned about.
+    const shrunk = await service.app.cards.renderer.drawDiagram(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 }, AbortSignal.timeout(60_000));
+    assert.ok(shrunk.ok && shrunk.cuts === undefined && shrunk.smallestTextPx! < diagramLimits.minTextPx, 'shrunk to one card');
+
+    const { cards, drawn } = await layOutWithDiagrams(`# Posting flow\n\nThe whole flow, step by step:\n\n${fence(source)}\n\nThat is all.`, 'minimal', 440, 586);
+    const [diagram] = drawn;
+    assert.ok(diagram?.ok && diagram.cuts && diagram.cuts.length >= 10, 'cut between its rows of boxes');
+    assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `its text on the cards: ${diagram.smallestTextPx} px`);
+    const withSlices = cards.filter((card) => card.slices.length > 0);
     assert.ok(withSlices.length >= 3, `${withSlices.length} cards hold a part of the diagram`);
     const all = withSlices.flatMap((card) => card.slices);
     // Every band once, none lost or drawn twice, at the width it was drawn (not scaled down).
@@ -333,7 +355,17 @@ describe('mermaid diagrams', () => {
       assert.ok(Math.abs(slice.imgWidth - diagram.width) <= 1, `drawn ${slice.imgWidth} px wide, as drawn (${diagram.width})`);
       assert.ok(slice.bottomPast <= 0.5, 'inside its card');
     }
-    assert.deepEqual(slices.map((card) => card.truncated), slices.map(() => false), 'no card is faded out as if cut short');
+    assert.deepEqual(cards.map((card) => card.truncated), cards.map(() => false), 'no card is faded out as if cut short');
+  });
+
+  it('shows a diagram zoomed to the room left whole, never hides it for the pixel its zoom rounds up', async () => {
+    // pop-art at 1080×1350: the chain is legible shrunk to the room under its heading, and zoomed
+    // there it reached a pixel past the content box, for which the card hid it and faded out.
+    const { cards } = await layOutWithDiagrams(`# Posting flow\n\nThe whole flow, step by step:\n\n${fence(chain(14))}\n\nThat is all.`, 'pop-art', 1080, 1350);
+    const pictures = cards.flatMap((card) => card.picturesPast);
+    assert.equal(pictures.length, 1, 'drawn whole on one card');
+    assert.ok(pictures[0]! <= 2, `within its card (${pictures[0]} px past)`);
+    assert.deepEqual(cards.map((card) => card.truncated), cards.map(() => false), 'no card is faded out as if cut short');
   });
 
   it('refuses too many diagrams and too long a diagram with their own 400 messages', async () => {

@@ -17,6 +17,9 @@ export async function truncateOverflow(page: RenderPage): Promise<number> {
 /** Runs in the page (self-contained, like paginate-in-page.ts). */
 export function truncateOverflowInPage(): number {
   const px = (value: string) => parseFloat(value) || 0;
+  // How far a box may reach past the cut unseen: a picture zoomed to the room left on its card
+  // (paginate/fit-to-room.ts) rounds to a pixel past it, and was hidden whole for that pixel.
+  const slack = 2;
   const range = document.createRange();
   let truncated = 0;
   for (const card of Array.from(document.querySelectorAll('#cards > .card.fixed-height')) as HTMLElement[]) {
@@ -46,11 +49,11 @@ export function truncateOverflowInPage(): number {
         if (bottom > top) boxes.push({ top, bottom });
       }
     }
-    if (!boxes.some((box) => box.bottom > limit + 0.5)) continue;
+    if (!boxes.some((box) => box.bottom > limit + slack)) continue;
     // Move the cut above every box that crosses it, until none does.
     let cut = limit;
     for (;;) {
-      const crossing = boxes.filter((box) => box.top < cut - 0.5 && box.bottom > cut + 0.5);
+      const crossing = boxes.filter((box) => box.top < cut - 0.5 && box.bottom > cut + slack);
       if (crossing.length === 0) break;
       cut = Math.min(...crossing.map((box) => box.top));
     }
