@@ -5,6 +5,7 @@
 // a plain card instead of a theme, and each case checks where the cards begin.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import type { Browser, Page } from 'playwright-core';
 import { reportedPaginationCall, type ReportedPagination } from './helpers/pagination-report.js';
 import { launchBrowser } from './helpers/browser.js';
@@ -369,5 +370,56 @@ describe('autoSplit break rules', () => {
   it('leaves no single line alone on the last card of an overflowing hrSplit section', async () => {
     // Eleven one-line items, then a rule and the next section: the section's second card holds two.
     assert.deepEqual(await starts(`${list('ul', Array(11).fill(1))}<hr>${paragraph('c', 3)}`, 'hrSplit'), ['start', 'li#i9', 'start']);
+  });
+  it('lays out generated documents of paragraphs and diagrams to be cut: every line and band once, in order, inside its card (fast-check)', async () => {
+    // A paragraph of 1-6 lines, or a diagram 60-700 px tall with up to a dozen places it may be cut.
+    const block = fc.oneof(
+      fc.record({ kind: fc.constant('p' as const), lines: fc.integer({ min: 1, max: 6 }) }),
+      fc.record({ kind: fc.constant('figure' as const), height: fc.integer({ min: 60, max: 700 }), cuts: fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { maxLength: 12 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(block, { minLength: 1, maxLength: 8 }), async (blocks) => {
+        const html = blocks
+          .map((b, k) =>
+            b.kind === 'p'
+              ? `<p>${Array.from({ length: b.lines }, (_, j) => `b${k}l${j}`).join('<br>')}</p>`
+              : `<figure id="f${k}" class="diagram" data-cuts="${b.cuts.map((cut) => cut / 100).join(' ')}"><img style="height:${b.height}px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='${b.height}'/>"></figure>`,
+          )
+          .join('');
+        const result = await paginate(html);
+        const text = result.report!.cards.map((card) => card.text).join(' ');
+        for (const [k, b] of blocks.entries()) {
+          if (b.kind !== 'p') continue;
+          for (let j = 0; j < b.lines; j++) assert.equal(text.split(`b${k}l${j}`).length - 1, 1, `line ${j} of paragraph ${k} is on exactly one card`);
+        }
+        const cards = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#cards > .card'), (card) => {
+            const limit = card.querySelector('.card-content')!.getBoundingClientRect().bottom;
+            return Array.from(card.querySelectorAll<HTMLElement>('.diagram-slice'), (slice) => ({
+              figure: slice.closest('figure')!.id,
+              height: parseFloat(slice.style.height),
+              // (+ 0: the first band's margin is -0.)
+              offset: -parseFloat(slice.querySelector('img')!.style.marginTop) + 0,
+              past: slice.getBoundingClientRect().bottom - limit,
+            }));
+          }),
+        );
+        for (const [k, b] of blocks.entries()) {
+          if (b.kind !== 'figure') continue;
+          const slices = cards.flat().filter((slice) => slice.figure === `f${k}`);
+          if (slices.length === 0) continue;
+          // Sliced: its bands, in order, each once, add up to the whole picture.
+          let reach = 0;
+          for (const slice of slices) {
+            assert.equal(slice.offset, reach, `diagram ${k}: each band begins where the one before ended`);
+            reach += slice.height;
+          }
+          assert.equal(reach, b.height, `diagram ${k}: its bands add up to the whole picture`);
+        }
+        // Every band inside its card, unless a band alone is taller than a card (scaled down then, as drawn).
+        for (const slice of cards.flat()) if (slice.height <= cardContent) assert.ok(slice.past <= 1, `a band reaches ${slice.past} px past its card`);
+      }),
+      { numRuns: 40 },
+    );
   });
 });
