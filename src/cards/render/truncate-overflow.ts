@@ -17,9 +17,11 @@ export async function truncateOverflow(page: RenderPage): Promise<number> {
 /** Runs in the page (self-contained, like paginate-in-page.ts). */
 export function truncateOverflowInPage(): number {
   const px = (value: string) => parseFloat(value) || 0;
-  // How far a box may reach past the cut unseen: a picture zoomed to the room left on its card
-  // (paginate/fit-to-room.ts) rounds to a pixel past it, and was hidden whole for that pixel.
-  const slack = 2;
+  // How far a box may reach past the cut unseen: half a pixel of text (a glyph cut any further
+  // shows), two of a picture, which zoomed to the room left on its card (paginate/fit-to-room.ts)
+  // rounds to a pixel past it and was hidden whole for that pixel.
+  const textSlack = 0.5;
+  const pictureSlack = 2;
   const range = document.createRange();
   let truncated = 0;
   for (const card of Array.from(document.querySelectorAll('#cards > .card.fixed-height')) as HTMLElement[]) {
@@ -29,13 +31,13 @@ export function truncateOverflowInPage(): number {
     const cs = getComputedStyle(content);
     const limit = content.getBoundingClientRect().bottom - px(cs.paddingBottom) - px(cs.borderBottomWidth);
     const innerTop = inner.getBoundingClientRect().top;
-    const boxes: Array<{ top: number; bottom: number }> = [];
+    const boxes: Array<{ top: number; bottom: number; slack: number }> = [];
     const walker = document.createTreeWalker(inner, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (node.nodeType === Node.TEXT_NODE) {
         if (!/\S/.test((node as Text).data)) continue;
         range.selectNodeContents(node);
-        for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) boxes.push({ top: r.top, bottom: r.bottom });
+        for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) boxes.push({ top: r.top, bottom: r.bottom, slack: textSlack });
       } else if (/^(IMG|SVG|VIDEO|CANVAS|INPUT|HR)$/i.test((node as Element).tagName) || (node as Element).classList.contains('katex-display')) {
         // Only what is drawn of it: an ancestor that clips its overflow (a slice of a diagram cut
         // over several cards shows a band of the whole picture) cuts its box.
@@ -46,14 +48,14 @@ export function truncateOverflowInPage(): number {
           top = Math.max(top, clip.top);
           bottom = Math.min(bottom, clip.bottom);
         }
-        if (bottom > top) boxes.push({ top, bottom });
+        if (bottom > top) boxes.push({ top, bottom, slack: pictureSlack });
       }
     }
-    if (!boxes.some((box) => box.bottom > limit + slack)) continue;
+    if (!boxes.some((box) => box.bottom > limit + box.slack)) continue;
     // Move the cut above every box that crosses it, until none does.
     let cut = limit;
     for (;;) {
-      const crossing = boxes.filter((box) => box.top < cut - 0.5 && box.bottom > cut + slack);
+      const crossing = boxes.filter((box) => box.top < cut - 0.5 && box.bottom > cut + box.slack);
       if (crossing.length === 0) break;
       cut = Math.min(...crossing.map((box) => box.top));
     }
