@@ -218,6 +218,29 @@ describe('themes', () => {
       });
     }
 
+    /**
+     * Runs `check`, page JavaScript over `chip` (an image placeholder that `selector` matches), its
+     * computed `style`, its `card` and the card's `theme`, on every theme's card; it pushes what is
+     * wrong to `problems`, which is returned.
+     */
+    async function placeholderProblems(contentHtml: string, selector: string, check: string): Promise<string[]> {
+      return inspect<string[]>(
+        contentHtml,
+        '',
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            for (const chip of card.querySelectorAll(${JSON.stringify(selector)})) {
+              const style = getComputedStyle(chip);
+              ${check}
+            }
+          }
+          return problems;
+        })()`,
+      );
+    }
+
     it('never slants CJK glyphs synthetically: in emphasis, in quotes and titles a theme sets in italics, in mixed-script blocks, covers and footers', async () => {
       const { html } = await renderMarkdown(
         [
@@ -303,23 +326,14 @@ describe('themes', () => {
       const { html } = await renderMarkdown(
         '[![A very long badge description that will never fit on one line of any card at all](https://nowhere.invalid/a.svg)](https://a) [![中文徽章说明文字很长很长很长很长很长很长很长很长很长很长很长很长](https://nowhere.invalid/b.svg)](https://b)',
       );
-      const problems = await inspect<string[]>(
+      const problems = await placeholderProblems(
         html,
-        '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            for (const chip of card.querySelectorAll('.image-placeholder')) {
-              const style = getComputedStyle(chip);
-              const cut = chip.scrollWidth > chip.clientWidth + 1;
-              // text-overflow draws its ellipsis only in a block container (not in a flex or grid box).
-              const ellipsis = style.textOverflow === 'ellipsis' && /^(block|inline-block|list-item|table-cell)$/.test(style.display);
-              if (cut && !ellipsis) problems.push(card.className.split(' ')[2] + ': ' + chip.textContent.slice(0, 20) + ' cut in a ' + style.display + ' box');
-              if (chip.getBoundingClientRect().right > card.querySelector('.card-content-inner').getBoundingClientRect().right + 1) problems.push(card.className.split(' ')[2] + ': a chip runs off the content');
-            }
-          }
-          return problems;
-        })()`,
+        '.image-placeholder',
+        `const cut = chip.scrollWidth > chip.clientWidth + 1;
+        // text-overflow draws its ellipsis only in a block container (not in a flex or grid box).
+        const ellipsis = style.textOverflow === 'ellipsis' && /^(block|inline-block|list-item|table-cell)$/.test(style.display);
+        if (cut && !ellipsis) problems.push(theme + ': ' + chip.textContent.slice(0, 20) + ' cut in a ' + style.display + ' box');
+        if (chip.getBoundingClientRect().right > card.querySelector('.card-content-inner').getBoundingClientRect().right + 1) problems.push(theme + ': a chip runs off the content');`,
       );
       assert.deepEqual(problems, []);
     });
@@ -328,22 +342,12 @@ describe('themes', () => {
       // A README's title with its badges (es-toolkit): art-deco's spaced capitals made each chip
       // wide enough to take a line of its own, and the title then had to be shrunk to fit a card.
       const { html } = await renderMarkdown('# es-toolkit &middot; [![MIT License](https://nowhere.invalid/a.svg)](https://a) [![codecov](https://nowhere.invalid/b.svg)](https://b)');
-      const problems = await inspect<string[]>(
+      const problems = await placeholderProblems(
         html,
-        '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            for (const chip of card.querySelectorAll('h1 .image-placeholder')) {
-              const style = getComputedStyle(chip);
-              const theme = card.className.split(' ')[2];
-              if (style.textTransform !== 'none') problems.push(theme + ': ' + style.textTransform);
-              if (style.letterSpacing !== 'normal') problems.push(theme + ': letter-spacing ' + style.letterSpacing);
-              if (Number(style.fontWeight) > 400) problems.push(theme + ': weight ' + style.fontWeight);
-            }
-          }
-          return problems;
-        })()`,
+        'h1 .image-placeholder',
+        `if (style.textTransform !== 'none') problems.push(theme + ': ' + style.textTransform);
+        if (style.letterSpacing !== 'normal') problems.push(theme + ': letter-spacing ' + style.letterSpacing);
+        if (Number(style.fontWeight) > 400) problems.push(theme + ': weight ' + style.fontWeight);`,
       );
       assert.deepEqual(problems, []);
     });

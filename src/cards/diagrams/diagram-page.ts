@@ -152,7 +152,7 @@ export class DiagramPage {
     if (fonts) await this.page.evaluate(declareInPage, fonts);
     // Each drawing's smallest text on the card scaled to fit one card, and as drawn at the card's
     // width (what it keeps when it is cut over several cards instead).
-    const drawings: { layout: DiagramLayout; atWidthPx: number; height: number }[] = [];
+    const drawings: Drawing[] = [];
     const drawAs = async (layout: DiagramLayout) => {
       const drawn = await this.page.evaluate(drawInPage, { ...layout, width: card.contentWidth, maxSvgChars: diagramLimits.maxSvgChars });
       if (drawn.ok) drawings.push({ layout, atWidthPx: drawn.smallestTextPx ?? Infinity, height: drawn.height });
@@ -247,16 +247,23 @@ function smallestOnCard(drawn: { height: number; smallestTextPx?: number }, cont
   return drawn.smallestTextPx * fitted;
 }
 
+/** One layout of a diagram as drawn at the card's width: its smallest text there, and its height. */
+interface Drawing {
+  layout: DiagramLayout;
+  atWidthPx: number;
+  height: number;
+}
+
 /**
  * The drawing to cut over several cards, when scaled to fit one card its text would be under the
  * floor and drawn at the card's width it is clearly larger (a flowchart of a dozen steps top to
  * bottom: 14 px text at the card's width, 5 px shrunk to the card's height). The drawing whose
  * text is largest at the card's width is taken.
  */
-function slicedDrawing<T extends { atWidthPx: number; height: number }>(drawings: T[], fittedPx: number | undefined, contentHeight: number | undefined): T | undefined {
+function slicedDrawing(drawings: Drawing[], fittedPx: number | undefined, contentHeight: number | undefined): Drawing | undefined {
   if (contentHeight === undefined || fittedPx === undefined || fittedPx >= diagramLimits.minTextPx) return undefined;
   const tall = drawings.filter((drawing) => drawing.height > contentHeight && Number.isFinite(drawing.atWidthPx));
-  const largest = tall.reduce<T | undefined>((a, b) => (a && a.atWidthPx >= b.atWidthPx ? a : b), undefined);
+  const largest = tall.reduce<Drawing | undefined>((a, b) => (a && a.atWidthPx >= b.atWidthPx ? a : b), undefined);
   return largest && largest.atWidthPx > fittedPx * slicingGain ? largest : undefined;
 }
 

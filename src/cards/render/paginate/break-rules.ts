@@ -110,10 +110,11 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
 /**
  * Widows and orphans: a paragraph leaves at least two lines on each side of a break, a table two
  * rows (a stacked record taller than a card two lines of its fields), a list two items when the
- * lone one would be a single line, a diagram cut into slices two bands when the lone one is short. A break that leaves a single line (or row, or one-line item)
- * alone at the foot or head of a card costs `lonelyPrice`: the lines move on together even where
- * that leaves a third of the card empty (a heading and a three-line paragraph under a tall
- * picture), or at the smallest sizes more than half of it.
+ * lone one would be a single line, a diagram cut into slices two bands when the lone one is short.
+ * A break that leaves a single line (or row, or one-line item) alone at the foot or head of a card
+ * costs `lonelyPrice`: the lines move on together even where that leaves a third of the card empty
+ * (a heading and a three-line paragraph under a tall picture), or at the smallest sizes more than
+ * half of it.
  */
 export function lonelyLinePenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;

@@ -8,8 +8,8 @@ import { px, styleOf } from './css.js';
 /** A band thinner than this is joined to the one below it: no card ends on a sliver of a diagram. */
 const thinnestSlice = 24;
 
-/** Slices every diagram with data-cuts that is taller than a card's content. Returns whether any was. */
-export function sliceTallDiagrams(inner: HTMLElement, available: number): boolean {
+/** Slices every diagram with data-cuts that is taller than a card's content. */
+export function sliceTallDiagrams(inner: HTMLElement, available: number): void {
   let sliced = false;
   for (const figure of Array.from(inner.querySelectorAll<HTMLElement>('figure.diagram[data-cuts]'))) {
     const img = figure.querySelector('img');
@@ -36,8 +36,8 @@ export function sliceTallDiagrams(inner: HTMLElement, available: number): boolea
     figure.replaceChildren(...slices);
     sliced = true;
   }
+  // Laid out again at once, so the pieces read next see the slices.
   if (sliced) void inner.offsetHeight;
-  return sliced;
 }
 
 /** The edges of the bands between the cuts, top to bottom, in px of a picture `height` tall. */
