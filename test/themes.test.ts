@@ -277,6 +277,17 @@ describe('themes', () => {
       assert.ok(latin.length > 20 && latin.every((synthesis) => synthesis !== 'none'), `Latin emphasis stays italic: ${latin}`);
     });
 
+    it('never justifies a Korean paragraph, which has only its spaces to stretch', async () => {
+      // From biome's Korean README: justified, its lines opened gaps of a word's width.
+      const { html } = await renderMarkdown('설치하지 않고 Biome을 사용해보고 싶다면, 웹 어셈블리로 컴파일된 온라인 플레이그라운드를 이용해보세요.');
+      const justified = await inspect<string[]>(
+        html,
+        '',
+        `Array.from(document.querySelectorAll('#cards .card-content-inner p')).filter((p) => getComputedStyle(p).textAlign === 'justify').map((p) => p.closest('.card').className.split(' ')[2])`,
+      );
+      assert.deepEqual(justified, []);
+    });
+
     it('keeps inline images in their line: a row of badges stays a row, an icon in a sentence is the height of its line, an image alone is a block', async () => {
       const png = (rgb: [number, number, number], width: number, height: number) => `data:image/png;base64,${solidPng(width, height, rgb).toString('base64')}`;
       const badges = [png([220, 30, 30], 90, 20), png([30, 160, 30], 100, 20), png([30, 30, 220], 80, 20)].map((src, i) => `[![badge ${i}](${src})](https://example.com/${i})`).join(' ');
