@@ -458,6 +458,7 @@ describe('every script is drawn by a bundled face', () => {
       await page.layout(themes.map((theme) => cardMarkup({ theme, mode: theme.defaultMode ?? undefined, width: 440, height: 586, fixedHeight: false, contentHtml: html })).join(''));
       const geometries = await page.evaluate<Array<{ axis: number; rows: Array<[string, number, number]> }>>(`(() => {
           const style = document.createElement('style');
+          style.id = 'headings-alone';
           style.textContent = '#cards .card, #cards .card *, #cards .card::before, #cards .card::after, #cards .card *::before, #cards .card *::after { visibility: hidden !important; }'
             + ' #cards .card-content-inner :is(h1, h2, h3), #cards .card-content-inner :is(h1, h2, h3) * { visibility: visible !important; }'
             + ' #cards .card-content-inner :is(h1, h2, h3)::before, #cards .card-content-inner :is(h1, h2, h3)::after, #cards .card-content-inner :is(h1, h2, h3) *::before, #cards .card-content-inner :is(h1, h2, h3) *::after { visibility: visible !important; }'
@@ -491,10 +492,16 @@ describe('every script is drawn by a bundled face', () => {
         for (const box of await cardBoxes()) images.push(await page.capture(box, { scale: 1, format: 'png' }));
         return images;
       };
-      const rtl = await captureEach();
-      await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
-      const ltr = await captureEach();
-      return themes.map((theme, index) => ({ themeId: theme.id, geometry: geometries[index]!, rtl: rtl[index]!, ltr: ltr[index]! }));
+      try {
+        const rtl = await captureEach();
+        await page.evaluate(`document.querySelectorAll('#cards [dir]').forEach((el) => el.setAttribute('dir', 'ltr'))`);
+        const ltr = await captureEach();
+          return themes.map((theme, index) => ({ themeId: theme.id, geometry: geometries[index]!, rtl: rtl[index]!, ltr: ltr[index]! }));
+      } finally {
+        // The page is the service's own, shared with the next test files (test/lanes.mjs): the
+        // style that hides all but the headings must not outlive this test.
+        await page.evaluate(`document.getElementById('headings-alone').remove()`);
+      }
     });
     assert.equal(drawn.length, themes.length, 'a card for every theme');
     for (const found of drawn) {
