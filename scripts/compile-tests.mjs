@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { bundleMarkdownWorker } from './bundle-markdown-worker.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const compiledRoot = path.join(root, '.test-build');
@@ -44,6 +45,8 @@ export async function compileTests() {
     logLevel: 'error',
   });
   linkBuildOutputs(path.join(root, 'dist'), path.join(compiledRoot, 'src'));
+  // The test services' Markdown workers load one bundle, as the built service's do.
+  await bundleMarkdownWorker(path.join(compiledRoot, 'src'), { sourcemap: 'inline' });
   return compiledRoot;
 }
 

@@ -1,9 +1,19 @@
-// Where the project's own files live, whether this code runs from src/ (tsx) or dist/ (compiled).
-// Both directories sit one level below the project root, so one rule serves both.
+// Where the project's own files live, whether this code runs from src/ (tsx), from dist/
+// (compiled) or from a bundle of dist/ in a folder below it (the Markdown worker's,
+// scripts/bundle-markdown-worker.mjs): the root is the nearest folder above this module that holds
+// the project's package.json.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const projectRoot = findProjectRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Built-in theme CSS files, one file per theme (see themes/README.md). */
 export const builtinThemesDir = path.join(projectRoot, 'themes');
