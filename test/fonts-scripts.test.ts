@@ -49,17 +49,27 @@ const themeIds = ['minimal', 'traditional-chinese', 'social-purple', 'coil-noteb
 
 const cjkFaces = /^(Noto Sans SC|Noto Serif SC|Noto Sans TC|Noto Serif TC|Noto Sans JP|Noto Sans HK|Noto Serif HK|LXGW WenKai|Ma Shan Zheng|ZCOOL KuaiLe)/;
 
+/** Each bundled face's family and the code points it claims (undefined: all of them), read once. */
+let bundledFaces: Array<{ name: string; ranges?: Array<[number, number]> }> | undefined;
+function faces(): NonNullable<typeof bundledFaces> {
+  bundledFaces ??= (fontFaceCss().match(/@font-face\s*{[^}]*}/g) ?? []).flatMap((face) => {
+    const name = /font-family:\s*['"]?([^'";]+?)['"]?\s*;/.exec(face)?.[1];
+    if (!name) return [];
+    const ranges = /unicode-range:\s*([^;}]+)/.exec(face)?.[1];
+    return [{ name, ranges: ranges?.split(',').map((token): [number, number] => {
+      const [low, high] = token.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
+      return [low!, high ?? low!];
+    }) }];
+  });
+  return bundledFaces;
+}
+
 /** Whether a bundled face of `family` claims the code point in its unicode-range (so it has its glyph). */
 function faceHas(family: string, codePoint: number): boolean {
-  for (const face of fontFaceCss().match(/@font-face\s*{[^}]*}/g) ?? []) {
-    const name = /font-family:\s*['"]?([^'";]+?)['"]?\s*;/.exec(face)?.[1];
-    if (!name || !(family === name || family.startsWith(`${name} `))) continue;
-    const ranges = /unicode-range:\s*([^;}]+)/.exec(face)?.[1];
+  for (const { name, ranges } of faces()) {
+    if (!(family === name || family.startsWith(`${name} `))) continue;
     if (!ranges) return true;
-    for (const token of ranges.split(',')) {
-      const [low, high] = token.trim().replace(/^U\+/i, '').split('-').map((hex) => parseInt(hex, 16));
-      if (codePoint >= low! && codePoint <= (high ?? low!)) return true;
-    }
+    if (ranges.some(([low, high]) => codePoint >= low && codePoint <= high)) return true;
   }
   return false;
 }
