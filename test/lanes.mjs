@@ -92,6 +92,7 @@ export const unitFiles = [
   'test/docs.test.ts',
   'test/font-faces-build.test.ts',
   'test/front-matter-fuzz.test.ts',
+  'test/heap-growth.test.ts',
   'test/json-in-pieces.test.ts',
   'test/long-word-breaks.test.ts',
   'test/numeric-strings.test.ts',

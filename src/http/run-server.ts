@@ -5,10 +5,12 @@
 // a moment, and a stop signal in that moment should still end the process cleanly.
 import { ConfigError, loadConfig, type Config, type ConfigOptions } from '../config.js';
 import type { App } from './app.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { shutDown } from './shutdown.js';
 
 /** `options` are what `cardwright serve` sets on its command line. */
 export async function runServer(options: ConfigOptions = {}): Promise<void> {
+  limitHeapGrowth();
   let config: Config;
   try {
     config = loadConfig(process.env, options);

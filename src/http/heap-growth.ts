@@ -1,0 +1,15 @@
+// How far the service's V8 heaps may grow between two full garbage collections. Every capture
+// reaches the main thread as base64 text in a DevTools message (about 1.5 MB a card, counting its
+// copies), which V8 keeps in its large-object space until the next full collection; by default
+// V8 lets a heap grow up to four times what was live after the last one before it collects again,
+// so the service's memory rose and fell by 100 MB and more between collections under a steady
+// stream of cards. At a quarter, it stays flat (docs/performance.md#memory). The flag is read at
+// every collection, so setting it once the process runs applies to the main thread and to the
+// Markdown workers started after it.
+import v8 from 'node:v8';
+
+const heapGrowingPercent = 25;
+
+export function limitHeapGrowth(): void {
+  v8.setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
+}
