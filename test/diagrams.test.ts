@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage, diagramScripts, type DrawnDiagram } from '../src/cards/diagrams/diagram-page.js';
+import { illegibleDiagramWarning } from '../src/cards/diagrams/legibility.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { ScriptServer } from '../src/cards/diagrams/script-server.js';
@@ -126,7 +127,8 @@ function drawnText(): { smallestPx: number; axisLabels: { left: number; right: n
     .filter((label) => label.textContent!.trim())
     .map((label) => label.getBoundingClientRect())
     .map(({ left, right }) => ({ left, right }));
-  return { smallestPx, axisLabels };
+  // Rounded as the diagram page rounds it (a drawing at its own size has a scale a hair under 1).
+  return { smallestPx: Math.round(smallestPx * 10) / 10, axisLabels };
 }
 
 /** The share of a diagram's drawn (opaque) pixels that are dark, light, and how many are drawn. */
@@ -541,6 +543,22 @@ describe('the diagram page', () => {
       assert.ok(drawn.ok, 'drawn');
       const { smallestPx } = await page.evaluate(drawnText);
       assert.ok(smallestPx >= 7, `smallest text ${smallestPx.toFixed(1)} px on the card`);
+    });
+  });
+
+  it("counts a diagram drawn at its own size with 10 px labels as legible, not as under the 10 px floor (mermaid's README gitGraph, top to bottom)", async () => {
+    // The gitGraph of mermaid's README, written top to bottom: 221 px wide, so drawn at its own
+    // size, its commit labels 10 px. Measured through the drawing's scale, they came out at
+    // 9.9998 px, and the answer warned of "text of 10.0 px, below the 10 px that stays legible".
+    const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
+    const source = /```mermaid\n(\s*gitGraph)(\n[\s\S]*?)```/.exec(readme);
+    assert.ok(source, "mermaid's README still has its gitGraph example");
+    await onDiagramPage(async (diagramPage, _page, theme) => {
+      const drawn = await diagramPage.draw(`${source[1]} TB:${source[2]}`, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 });
+      assert.ok(drawn.ok, 'drawn');
+      assert.ok(drawn.width < 368 && drawn.height < 470, `drawn ${Math.round(drawn.width)}×${Math.round(drawn.height)}: at its own size on the card`);
+      assert.equal(drawn.smallestTextPx, diagramLimits.minTextPx);
+      assert.equal(illegibleDiagramWarning(source[0], drawn.smallestTextPx), undefined);
     });
   });
 

@@ -454,7 +454,9 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
     smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b));
   }
   const box = drawing.getBoundingClientRect();
-  const measured = Number.isFinite(smallest) ? { smallestTextPx: smallest } : {};
+  // To a tenth of a px, as warnings name it: a drawing's scale comes out of its layout a hair under
+  // 1 (0.999 for one drawn at its own size), and 10 px text must not count as under a 10 px floor.
+  const measured = Number.isFinite(smallest) ? { smallestTextPx: Math.round(smallest * 10) / 10 } : {};
   return { ok: true, x: box.left + window.scrollX, y: box.top + window.scrollY, width: box.width, height: box.height, ...measured };
 }
 
