@@ -3,9 +3,9 @@
 // one module, written over the compiled markdown-worker.js, with what it loads on first use (Shiki's
 // grammars and themes, KaTeX, MDX) split into chunks beside it, in worker-chunks/.
 //
-// Why: each worker thread otherwise loads some 450 ES modules one by one (the unified, micromark
-// and Shiki packages are many small files), and Node's module loader, not the code, was most of a
-// worker's start: a service with two workers used about 1 s less CPU until ready bundled
+// Why: each worker thread otherwise loads more than 550 ES modules one by one (the unified,
+// micromark and Shiki packages are many small files), and Node's module loader, not the code, was
+// most of a worker's start: a service with two workers used about 1 s less CPU until ready bundled
 // (docs/performance.md#start-up). The main thread is left as tsc wrote it: the worker is a separate
 // isolate, which shares no module with the main thread.
 //
