@@ -2,28 +2,38 @@
 // @font-face rules, 3 MB) made each page take about a second of Chromium's CPU to open and keep
 // tens of MB more. A page now declares the faces of the characters its shell's own CSS and Latin-1
 // use, and before any markup goes in, those of the characters it brings that the page has not seen
-// yet, each face with a `unicode-range` of those characters alone (a CJK face claims hundreds of
-// characters; a card uses a few of them). Every face that claims a character is declared before
-// the character is laid out, so a card looks exactly as it would with every face declared in full
-// (docs/performance.md#fonts-per-page).
+// yet. Every face that claims a character is declared before the character is laid out, so a card
+// looks exactly as it would with every face declared in full (docs/performance.md#fonts-per-page).
 //
-// Characters that are drawn together (a letter and its combining marks, Arabic letters that join,
-// a Devanagari conjunct, an emoji sequence) must come from one declared face: Chromium shapes a
-// cluster with one face, and when the faces it finds for the cluster's characters differ it draws
-// the whole cluster with a host font that has them all. So a face is declared again with every
-// character the page has used it for, not only the new ones, unless all of them are drawn one by
-// one (Chinese, Japanese and Korean characters, whose subsets are the large ones). The later
-// declaration wins for the characters it claims, and shares the font file already loaded.
+// How much of a face is declared depends on what it draws:
+// - A subset of Chinese, Japanese or Korean characters (they are drawn one by one; such a face
+//   claims hundreds, and a card uses a few) is declared with the characters the page uses, as they
+//   come.
+// - Any other face (Latin, Greek, Cyrillic, Arabic, Devanagari, symbols, emoji) is declared whole,
+//   with all it claims, the first time the page needs it. Declared with a few characters, it had
+//   to be declared again for every new one: each new declaration made Chromium fetch and decode
+//   the font anew and lay every text out again (a card with a first π took some 50 ms more), and
+//   characters drawn together (a letter and its combining marks, Arabic letters that join, a
+//   Devanagari conjunct, an emoji sequence) must come from one declared face, or Chromium draws
+//   the whole cluster with a host font that has them all.
+// A CJK subset that is also used for a character drawn with its neighbours is declared again with
+// every character the page has used it for; the later declaration wins for the characters it
+// claims, and shares the font file already loaded.
 import { FontFaceIndex } from '../themes/font-face-index.js';
-import { bundledFaces } from '../themes/fonts.js';
+import { bundledFaces, isDrawnAlone } from '../themes/fonts.js';
 
-/** What a freshly opened page declares: the rules, and the characters they were written for. */
+/** What a freshly opened page declares: the rules, and the characters and faces they were written for. */
 export interface ShellFonts {
   readonly index: FontFaceIndex;
   readonly codePoints: ReadonlySet<number>;
+  /** The faces the rules declare (see Declared). */
+  readonly declared: ReadonlyMap<number, Declared>;
   /** The @font-face rules that go into the shell document. */
   readonly rules: string;
 }
+
+/** A face a page has declared: whole, or for these code points, all of them drawn alone or not. */
+type Declared = 'whole' | { readonly points: number[]; alone: boolean };
 
 /**
  * Characters a page draws without their being in any markup: list markers (•, ◦, ▪), an
@@ -41,7 +51,9 @@ export function shellFonts(text: string): ShellFonts {
   for (const point of codePointsIn(drawn + drawnByTheBrowser)) codePoints.add(point);
   // CSS writes characters as escapes too (`content: "\201C"`).
   for (const match of drawn.matchAll(/\\([0-9a-fA-F]{1,6})/g)) codePoints.add(parseInt(match[1]!, 16));
-  return { index, codePoints, rules: `${index.groupDeclarations()}\n${index.rulesFor(codePoints)}` };
+  const declared = new Map<number, Declared>();
+  const rules = declare(index, declared, [...codePoints]);
+  return { index, codePoints, declared, rules: `${index.groupDeclarations()}\n${rules}` };
 }
 
 /** In the page: declares `rules` (@font-face rules from PageFonts.rulesFor) in a style element of their own. */
@@ -50,21 +62,39 @@ export function declareInPage(rules: string): void {
 }
 
 /**
- * Characters that never form a cluster with their neighbours: CJK ideographs, kana, Hangul
- * syllables and CJK punctuation. (Combining kana marks and Hangul jamo are not among them.)
+ * The rules that declare the faces of `added` (code points the page has not seen) beyond what
+ * `declared` holds, which it updates: a face other than a CJK subset whole, the first time; a CJK
+ * subset with the new code points, or all it was used for when some of them join their neighbours.
  */
-const drawnAlone = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uac00-\ud7a3\u3000-\u303f\uff00-\uffef]$/u;
-const isDrawnAlone = (point: number) => drawnAlone.test(String.fromCodePoint(point));
+function declare(index: FontFaceIndex, declared: Map<number, Declared>, added: readonly number[]): string {
+  const rules: string[] = [];
+  for (const [face, points] of index.pointsByFace(added)) {
+    const before = declared.get(face);
+    if (before === 'whole') continue;
+    const whole = before ? undefined : index.wholeRuleFor(face);
+    if (whole) {
+      declared.set(face, 'whole');
+      rules.push(whole);
+      continue;
+    }
+    const used = before ?? { points: [], alone: true };
+    used.points.push(...points);
+    used.alone &&= points.every(isDrawnAlone);
+    declared.set(face, used);
+    rules.push(index.ruleFor(face, used.alone ? points : used.points));
+  }
+  return rules.join('\n');
+}
 
 /** One page's fonts: starts as its shell declared them, and learns what each markup added. */
 export class PageFonts {
   private readonly seen: Set<number>;
-  /** Each face declared so far: the code points the page used it for, and whether all are drawn alone. */
-  private readonly declared = new Map<number, { points: number[]; alone: boolean }>();
+  private readonly declared: Map<number, Declared>;
 
   constructor(private readonly shell: ShellFonts) {
     this.seen = new Set(shell.codePoints);
-    for (const [face, points] of shell.index.pointsByFace(shell.codePoints)) this.declared.set(face, { points, alone: points.every(isDrawnAlone) });
+    // Each page's own copy: what one page declared is not declared in another.
+    this.declared = new Map([...shell.declared].map(([face, state]) => [face, state === 'whole' ? state : { points: [...state.points], alone: state.alone }]));
   }
 
   /**
@@ -81,17 +111,7 @@ export class PageFonts {
       added.push(point);
     }
     if (added.length === 0) return '';
-    const { index } = this.shell;
-    return index
-      .pointsByFace(added)
-      .map(([face, points]) => {
-        const declared = this.declared.get(face) ?? { points: [], alone: true };
-        declared.points.push(...points);
-        declared.alone &&= points.every(isDrawnAlone);
-        this.declared.set(face, declared);
-        return index.ruleFor(face, declared.alone ? points : declared.points);
-      })
-      .join('\n');
+    return declare(this.shell.index, this.declared, added);
   }
 }
 

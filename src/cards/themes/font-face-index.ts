@@ -1,13 +1,22 @@
 // Which bundled faces draw a code point: what a render page must declare before its cards use the
 // character (render/page-fonts.ts). The faces of one family, weight and style never claim the
 // same code point (fonts.ts), so each such group is a sorted list of ranges, searched by halving.
-import { type BundledFaces, unicodeRange } from './fonts.js';
+import { type BundledFaces, formatRanges, unicodeRange } from './fonts.js';
 
 export class FontFaceIndex {
   /** Answers already found: a page asks for the same characters again and again. */
   private readonly found = new Map<number, readonly number[]>();
 
   constructor(private readonly bundled: BundledFaces) {}
+
+  /**
+   * The face's rule with every code point it claims, as the whole bundled stylesheet declares it;
+   * undefined for a subset of CJK characters, which a page declares with the characters it uses.
+   */
+  wholeRuleFor(face: number): string | undefined {
+    const range = this.bundled.wholeRanges[face];
+    return range ? this.bundled.rules[face]!.replace(unicodeRange, range) : undefined;
+  }
 
   /** Every face (by index, ascending) whose unicode-range holds `codePoint`: at most one per group. */
   facesAt(codePoint: number): readonly number[] {
@@ -64,9 +73,14 @@ export class FontFaceIndex {
     return this.bundled.groups.map((group) => this.ruleFor(group.faces[0]!, [group.lows[0]!])).join('\n');
   }
 
-  /** The face's rule, with a `unicode-range` of these code points. */
+  /** The face's rule, with a `unicode-range` of these code points (runs of consecutive ones written as ranges). */
   ruleFor(face: number, points: readonly number[]): string {
-    const range = points.map((point) => `U+${point.toString(16)}`).join(',');
-    return this.bundled.rules[face]!.replace(unicodeRange, range);
+    const ranges: Array<[number, number]> = [];
+    for (const point of [...points].sort((a, b) => a - b)) {
+      const last = ranges.at(-1);
+      if (last && point <= last[1] + 1) last[1] = Math.max(last[1], point);
+      else ranges.push([point, point]);
+    }
+    return this.bundled.rules[face]!.replace(unicodeRange, formatRanges(ranges));
   }
 }

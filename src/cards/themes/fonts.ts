@@ -169,6 +169,30 @@ export interface BundledFaces {
    */
   rules: string[];
   groups: FaceGroup[];
+  /**
+   * Every face's whole claim as a `unicode-range` value, or '' for a subset of Chinese, Japanese or
+   * Korean characters (most of what it claims is drawn alone): a render page declares such a face
+   * with the characters it uses, and any other face whole (render/page-fonts.ts).
+   */
+  wholeRanges: string[];
+}
+
+/**
+ * Characters that never form a cluster with their neighbours: CJK ideographs, kana, Hangul
+ * syllables and CJK punctuation. (Combining kana marks and Hangul jamo are not among them.)
+ */
+const drawnAlonePattern = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\uac00-\ud7a3\u3000-\u303f\uff00-\uffef]$/u;
+export const isDrawnAlone = (point: number) => drawnAlonePattern.test(String.fromCodePoint(point));
+
+/** Whether most of the code points of these ranges are drawn alone: a subset of CJK characters. */
+function isCjkSubset(ranges: readonly CodePointRange[]): boolean {
+  let alone = 0;
+  let all = 0;
+  for (const [low, high] of ranges) {
+    for (let point = low; point <= high; point++) if (isDrawnAlone(point)) alone++;
+    all += high - low + 1;
+  }
+  return alone * 2 > all;
 }
 
 /** The placeholder of a rule's code points. */
@@ -249,7 +273,11 @@ function buildFaces(): BundledFaces {
       faces: Uint16Array.from(ranges, (range) => range[2]),
     };
   });
-  return { rules: faces.map((face) => face.css.replace(/unicode-range:[^;}]+/, `unicode-range: ${unicodeRange}`)), groups };
+  return {
+    rules: faces.map((face) => face.css.replace(/unicode-range:[^;}]+/, `unicode-range: ${unicodeRange}`)),
+    groups,
+    wholeRanges: faces.map((face) => (isCjkSubset(face.ranges) ? '' : formatRanges(face.ranges))),
+  };
 }
 
 /**
@@ -293,6 +321,7 @@ function withoutOverlaps(faces: ParsedFace[]): ParsedFace[] {
 /** The typed arrays of the faces' groups travel as base64 text: read back in a few ms, where a JSON array of numbers took a few hundred. */
 interface StoredFaces {
   rules: string[];
+  wholeRanges: string[];
   groups: Record<keyof FaceGroup, string>[];
 }
 
@@ -308,7 +337,7 @@ function bytesOf(text: string): ArrayBuffer {
  * version of every font package and the list of fonts, so a build made for other packages or
  * another list is ignored, never served. `facesFormat` changes whenever the way faces are built does.
  */
-const facesFormat = 2;
+const facesFormat = 3;
 export const prebuiltFontFaces = {
   /** dist/cards/themes/, where the compiled copy of this module lives. */
   file: path.join(projectRoot, 'dist', 'cards', 'themes', 'font-faces.json'),
@@ -321,9 +350,10 @@ export const prebuiltFontFaces = {
   },
   /** What the build writes: the header's line, then the faces built now. */
   contents(): string {
-    const { rules, groups } = buildFaces();
+    const { rules, groups, wholeRanges } = buildFaces();
     const stored: StoredFaces = {
       rules,
+      wholeRanges,
       groups: groups.map((group) => ({ lows: asBase64(group.lows), highs: asBase64(group.highs), faces: asBase64(group.faces) })),
     };
     return `${this.header()}\n${JSON.stringify(stored)}`;
@@ -343,7 +373,7 @@ export const prebuiltFontFaces = {
       highs: new Uint32Array(bytesOf(group.highs)),
       faces: new Uint16Array(bytesOf(group.faces)),
     }));
-    return { rules: stored.rules, groups };
+    return { rules: stored.rules, groups, wholeRanges: stored.wholeRanges };
   },
 };
 
@@ -406,7 +436,8 @@ function parseRanges(text: string): CodePointRange[] {
   });
 }
 
-function formatRanges(ranges: readonly CodePointRange[]): string {
+/** A `unicode-range` value: `U+41` for one code point, `U+41-5a` for a range. */
+export function formatRanges(ranges: readonly CodePointRange[]): string {
   const hex = (value: number) => value.toString(16);
   return ranges.map(([low, high]) => (high === low ? `U+${hex(low)}` : `U+${hex(low)}-${hex(high)}`)).join(',');
 }
