@@ -546,6 +546,25 @@ describe('the diagram page', () => {
     });
   });
 
+  it("draws a wide C4 diagram as a column of narrower shapes, cut over split 440×586 cards (mermaid's README)", async () => {
+    // The C4Context of mermaid's README, read from node_modules: four shapes to a row in a viewBox
+    // 1,148 px wide, shrunk to the card's 368 px, drew its smallest text at 3.4 px. One shape to a
+    // row, 180 px wide, in a viewBox narrowed to the drawing, is cut over several cards at 8.4 px:
+    // still under the floor (the answer warns), but read without zooming.
+    const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
+    const source = /```mermaid\n(\s*C4Context\n[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(source, "mermaid's README still has its C4Context example");
+    await onDiagramPage(async (diagramPage, _page, theme) => {
+      const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(drawn.ok, 'drawn');
+      assert.ok(drawn.smallestTextPx! >= 8, `smallest text ${drawn.smallestTextPx!.toFixed(1)} px on the card`);
+      assert.ok((drawn.cuts?.length ?? 0) > 0, 'it may be cut between its shapes');
+      // An author's own layout is kept: four to a row, shrunk.
+      const own = await diagramPage.draw(`${source}\nUpdateLayoutConfig($c4ShapeInRow="4", $c4BoundaryInRow="2")`, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(own.ok && own.smallestTextPx! < 6, `the author's layout: ${own.ok ? own.smallestTextPx!.toFixed(1) : 'not drawn'} px`);
+    });
+  });
+
   it("counts a diagram drawn at its own size with 10 px labels as legible, not as under the 10 px floor (mermaid's README gitGraph, top to bottom)", async () => {
     // The gitGraph of mermaid's README, written top to bottom: 221 px wide, so drawn at its own
     // size, its commit labels 10 px. Measured through the drawing's scale, they came out at

@@ -423,7 +423,17 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   // here from its viewBox, at most as wide as the card's content.
   const viewBox = drawing.viewBox.baseVal;
   if (viewBox && viewBox.width > 0 && viewBox.height > 0) {
-    const natural = parseFloat(drawing.style.maxWidth) || viewBox.width;
+    let natural = parseFloat(drawing.style.maxWidth) || viewBox.width;
+    // A C4 diagram's viewBox keeps the width of its widest possible row, hundreds of px wider than
+    // what it draws, and shrunk to the card its text shrank with that empty room. Such a viewBox is
+    // narrowed to the drawing and a margin; others already fit their drawing this closely.
+    const content = drawing.getBBox();
+    const margin = 8;
+    if (content.width > 0 && viewBox.width - content.width > 8 * margin) {
+      natural *= (content.width + 2 * margin) / viewBox.width;
+      viewBox.x = content.x - margin;
+      viewBox.width = content.width + 2 * margin;
+    }
     const drawnWidth = Math.min(natural, width);
     drawing.setAttribute('width', String(drawnWidth));
     drawing.setAttribute('height', String((drawnWidth * viewBox.height) / viewBox.width));

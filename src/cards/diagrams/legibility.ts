@@ -46,6 +46,20 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
     case 'journey':
       // Narrower task boxes, closer together, and less margin to the left of the first.
       return { source, config: { ...config, journey: { diagramMarginX: 8, leftMargin: 100, width: 100, taskMargin: 10, boxMargin: 6 } } };
+    case 'c4context':
+    case 'c4container':
+    case 'c4component':
+    case 'c4dynamic':
+    case 'c4deployment':
+      // One shape and one boundary to a row instead of four and two: a column of boxes as wide as
+      // one, where four side by side shrank their text to a third. Mermaid takes these from the
+      // source only (its `c4` settings do not set them), and an author's own line is kept.
+      // Its shapes narrower too (180 px instead of 216; their text wraps), and closer together.
+      if (/^[ \t]*UpdateLayoutConfig\b/im.test(body)) return undefined;
+      return {
+        source: `${source.trimEnd()}\nUpdateLayoutConfig($c4ShapeInRow="1", $c4BoundaryInRow="1")\n`,
+        config: { ...config, c4: { ...(config.c4 as Record<string, unknown> | undefined), width: 180, c4ShapeMargin: 30 } },
+      };
     case 'statediagram':
     case 'statediagram-v2':
     case 'classdiagram':
