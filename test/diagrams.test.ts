@@ -20,6 +20,7 @@ import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import type { Theme } from '../src/cards/themes/theme-file.js';
 import { launchBrowser } from './helpers/browser.js';
+import { contrastRatio } from './helpers/contrast.js';
 import { decodePng, download, previewImage, previewImageLink, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
 import { startService, testApiKey, type RunningService } from './helpers/service.js';
@@ -446,13 +447,13 @@ describe('the diagram page', () => {
   const scripts = new ScriptServer(diagramScripts);
 
   /** A diagram page of its own on the test's browser, for `use`, with the page it draws in and minimal's theme. */
-  async function onDiagramPage(use: (diagramPage: DiagramPage, page: Page, theme: Theme) => Promise<void>): Promise<void> {
+  async function onDiagramPage(use: (diagramPage: DiagramPage, page: Page, theme: Theme) => Promise<void>, themeId = 'minimal'): Promise<void> {
     const { loadThemes } = await import('../src/cards/themes/registry.js');
     const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
     const themes = loadThemes(undefined);
     const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
     try {
-      await use(diagramPage, browser.contexts().at(-1)!.pages()[0]!, themes.resolve('minimal', undefined).theme);
+      await use(diagramPage, browser.contexts().at(-1)!.pages()[0]!, themes.resolve(themeId, undefined).theme);
     } finally {
       await diagramPage.close();
     }
@@ -544,6 +545,26 @@ describe('the diagram page', () => {
       const { smallestPx } = await page.evaluate(drawnText);
       assert.ok(smallestPx >= 7, `smallest text ${smallestPx.toFixed(1)} px on the card`);
     });
+    // Each section's and task's name is drawn over its box in a colour that stands out from it:
+    // with the section's class, Mermaid's stylesheet filled a section's name with the box's own
+    // colour, and a dark theme's text colour drew the task names white on cyan boxes.
+    for (const themeId of ['minimal', 'cyberpunk']) {
+      await onDiagramPage(async (diagramPage, page, theme) => {
+        assert.ok((await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1 })).ok, `${themeId}: drawn`);
+        const names = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('#diagram svg :is(text.journey-section, text.task)'), (name) => {
+            const box = name.closest('g')!.querySelector('rect')!;
+            const channels = (colour: string) => colour.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number];
+            return { name: name.textContent!.trim(), text: channels(getComputedStyle(name).fill), box: channels(getComputedStyle(box).fill) };
+          }),
+        );
+        assert.deepEqual(names.map((label) => label.name).sort(), ['Do work', 'Go downstairs', 'Go home', 'Go to work', 'Go upstairs', 'Make tea', 'Sit down']);
+        for (const label of names) {
+          const ratio = contrastRatio(label.text, label.box);
+          assert.ok(ratio >= 3, `${themeId}, "${label.name}": contrast ${ratio.toFixed(2)}:1 against its box`);
+        }
+      }, themeId);
+    }
   });
 
   it("draws a wide C4 diagram as a column of narrower shapes, cut over split 440×586 cards (mermaid's README)", async () => {

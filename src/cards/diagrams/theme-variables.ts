@@ -230,3 +230,18 @@ export function mermaidThemeVariables(palette: ThemePalette): Record<string, unk
   });
   return variables;
 }
+
+/**
+ * CSS for what Mermaid's own stylesheet draws wrong with these variables. A user journey's section
+ * names are SVG text here (no HTML labels), and carry their section's class, whose fill is the
+ * section's colour: each name vanished into its own box. Its task names are drawn in the text
+ * colour over boxes of the section's colour: white on cyan in a dark theme. Both take the label
+ * colour drawn on that colour instead, as a timeline's and a git graph's labels do.
+ */
+export function mermaidThemeCss(themeVariables: Record<string, unknown>): string {
+  const sections = Object.keys(themeVariables).filter((name) => /^fillType\d+$/.test(name)).length;
+  return Array.from({ length: sections }, (_, i) => {
+    const label = String(themeVariables[`cScaleLabel${i}`]);
+    return `text.journey-section.section-type-${i}, g:has(> rect.task-type-${i}) text.task { fill: ${label} !important; }`;
+  }).join('\n');
+}
