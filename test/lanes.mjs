@@ -89,6 +89,7 @@ export const unitFiles = [
   'test/code-fingerprint.test.ts',
   'test/deployment.test.ts',
   'test/diagram-alt.test.ts',
+  'test/diagram-theme-variables.test.ts',
   'test/docs.test.ts',
   'test/font-faces-build.test.ts',
   'test/front-matter-fuzz.test.ts',

@@ -124,6 +124,9 @@ export function mermaidThemeVariables(palette: ThemePalette): Record<string, unk
   const border = dark ? hex(first) : tint(first, 0.85);
   const secondBorder = dark ? hex(second) : tint(second, 0.85);
   const textColour = hex(text);
+  // Titles in the heading's colour, unless the theme draws its headings on a ground of their own
+  // (brand-a's white title on a gradient pill): on the card's ground that colour may not show.
+  const titleColour = contrast(heading, background) >= 3 ? hex(heading) : textColour;
   const series = seriesColours(accents, background, 12);
   // Mermaid draws a timeline's axis in the last section's label colour: that section gets a fill
   // under the theme's own text, so the axis is drawn in the text colour too.
@@ -148,7 +151,7 @@ export function mermaidThemeVariables(palette: ThemePalette): Record<string, unk
     lineColor: line,
     arrowheadColor: line,
     textColor: textColour,
-    titleColor: hex(heading),
+    titleColor: titleColour,
     mainBkg: nodeFill,
     nodeBorder: border,
     nodeTextColor: textColour,
@@ -204,12 +207,14 @@ export function mermaidThemeVariables(palette: ThemePalette): Record<string, unk
     todayLineColor: hex(warm),
     vertLineColor: hex(second),
     // Pie charts.
-    pieTitleTextColor: hex(heading),
+    pieTitleTextColor: titleColour,
     pieSectionTextColor: labels[0]!,
     pieLegendTextColor: textColour,
     pieStrokeColor: hex(background),
     pieOuterStrokeColor: line,
     pieOpacity: '1',
+    // Packet diagrams: Mermaid's own colours are black, whatever the ground.
+    packet: { startByteColor: textColour, endByteColor: textColour, labelColor: textColour, titleColor: titleColour, blockStrokeColor: line, blockFillColor: nodeFill },
     // Charts with a palette of their own.
     xyChart: { plotColorPalette: series.map(hex).join(','), backgroundColor: 'transparent' },
     quadrant1Fill: nodeFill,
