@@ -4,7 +4,7 @@
 // dark and a light theme).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mermaidThemeCss, mermaidThemeVariables, type Rgba, type ThemePalette } from '../src/cards/diagrams/theme-variables.js';
+import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type Rgba, type ThemePalette } from '../src/cards/diagrams/theme-variables.js';
 import { contrastRatio } from './helpers/contrast.js';
 
 const rgb = (value: unknown): [number, number, number] => {
@@ -21,6 +21,8 @@ const whiteHeadingOnPill = palette([255, 255, 255, 1], [30, 41, 59, 1], [255, 25
 const neonOnNight = palette([18, 16, 38, 1], [224, 224, 255, 1], [0, 255, 255, 1], [[0, 255, 255, 1], [255, 0, 153, 1], [255, 230, 0, 1]]);
 /** A heading colour that stands out on its own. */
 const redHeadingOnPaper = palette([250, 247, 240, 1], [40, 40, 40, 1], [180, 30, 40, 1], [[180, 30, 40, 1], [30, 90, 160, 1]]);
+/** minimal: black and white, no accent. */
+const blackOnWhite = palette([245, 245, 242, 1], [34, 34, 34, 1], [17, 17, 17, 1], [[17, 17, 17, 1]]);
 
 describe("Mermaid's colours from a card theme", () => {
   it('draws titles (gantt, pie, subgraph, packet) in a colour that shows on the card, also when the headings are white on a pill of their own', () => {
@@ -55,6 +57,24 @@ describe("Mermaid's colours from a card theme", () => {
       assert.ok(rule, `section ${i} has its rule`);
       const ratio = contrastRatio(rgb(rule[1]), rgb(variables[`fillType${i}`]));
       assert.ok(ratio >= 4.5, `section ${i}: its names at ${ratio.toFixed(2)}:1 on its fill`);
+    }
+  });
+
+  it("gives a C4 diagram's elements fills that its white names read on, internal ones apart from external ones, and its lines and labels the theme's colours", () => {
+    const white: [number, number, number] = [255, 255, 255];
+    for (const [name, theme] of Object.entries({ whiteHeadingOnPill, neonOnNight, redHeadingOnPaper, blackOnWhite })) {
+      const colours = mermaidC4Colours(theme);
+      for (const kind of ['person', 'system', 'system_db', 'system_queue', 'container', 'container_db', 'container_queue', 'component', 'component_db', 'component_queue']) {
+        for (const prefix of ['', 'external_']) {
+          const ratio = contrastRatio(white, rgb(colours[`${prefix}${kind}_bg_color`]));
+          assert.ok(ratio >= 4.5, `${name}: white on ${prefix}${kind} at ${ratio.toFixed(2)}:1`);
+        }
+        assert.notEqual(colours[`${kind}_bg_color`], colours[`external_${kind}_bg_color`], `${name}: ${kind} inside and outside differ`);
+      }
+      const variables = mermaidThemeVariables(theme);
+      const css = mermaidThemeCss(variables);
+      assert.ok(css.includes(`:is(text, tspan)[fill="#444444"] { fill: ${String(variables.textColor)} !important; }`), `${name}: relationship labels in the text colour`);
+      assert.ok(css.includes(`:is(line, path, rect)[stroke="#444444"] { stroke: ${String(variables.lineColor)} !important; }`), `${name}: relationships and boundaries in the line colour`);
     }
   });
 });

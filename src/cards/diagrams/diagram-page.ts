@@ -18,7 +18,7 @@ import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
 import { largerTextLayout, tallerLayout, type DiagramLayout } from './legibility.js';
-import { mermaidThemeCss, mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
+import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
 
 /**
  * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card;
@@ -148,7 +148,7 @@ export class DiagramPage {
     const halfTime = (performance.now() + deadline) / 2;
     const card = await this.readCard(style);
     const themeVariables = mermaidThemeVariables(card.palette);
-    const config = { ...mermaidConfig, fontFamily: card.palette.fontFamily, themeVariables, themeCSS: mermaidThemeCss(themeVariables) };
+    const config = { ...mermaidConfig, fontFamily: card.palette.fontFamily, themeVariables, themeCSS: mermaidThemeCss(themeVariables), c4: mermaidC4Colours(card.palette) };
     const fonts = this.fonts.rulesFor(source);
     if (fonts) await this.page.evaluate(declareInPage, fonts);
     // Each drawing's smallest text on the card scaled to fit one card, and as drawn at the card's

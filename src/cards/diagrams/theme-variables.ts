@@ -248,5 +248,58 @@ export function mermaidThemeCss(themeVariables: Record<string, unknown>): string
   return Array.from({ length: sections }, (_, i) => {
     const label = String(themeVariables[`cScaleLabel${i}`]);
     return `text.journey-section.section-type-${i}, g:has(> rect.task-type-${i}) text.task { fill: ${label} !important; }`;
-  }).join('\n');
+  })
+    .concat(c4LinesCss(String(themeVariables.textColor), String(themeVariables.lineColor)))
+    .join('\n');
+}
+
+/**
+ * A C4 diagram draws its relationships, their labels, its boundaries and their names in a fixed
+ * #444444, which a dark theme's ground swallows (1.9:1 on cyberpunk's): they take the theme's text
+ * and line colours. Mermaid writes that colour as an attribute, and only in C4 diagrams.
+ */
+function c4LinesCss(text: string, line: string): string {
+  return [`:is(text, tspan)[fill="#444444"] { fill: ${text} !important; }`, `:is(line, path, rect)[stroke="#444444"] { stroke: ${line} !important; }`].join('\n');
+}
+
+
+/** Mermaid's kinds of C4 element that have colours of their own (`<kind>_bg_color`), internal and external. */
+const c4Levels = ['person', 'system', 'container', 'component'] as const;
+const c4Variants = ['', '_db', '_queue'] as const;
+
+/** `colour` darkened just enough for white text on it to reach 4.5:1. */
+function underWhiteText(colour: Rgba): Rgba {
+  const white: Rgba = [255, 255, 255, 1];
+  const black: Rgba = [0, 0, 0, 1];
+  let shade = colour;
+  for (let amount = 0.05; contrast(shade, white) < 4.5 && amount <= 1; amount += 0.05) shade = mix(colour, black, amount);
+  return shade;
+}
+
+/**
+ * A C4 diagram's element colours (Mermaid's `c4` settings) from the theme. Mermaid writes every
+ * element's name and description in white, on fixed blues and greys of which half are too light
+ * for it (a component's #85BBF0 is 2.1:1, an external component's #CCCCCC 1.6:1), in every theme.
+ * Internal elements take the theme's first accent, external ones a grey of its text, each darkened
+ * until white reads on it, people darkest and components lightest as in C4's own key.
+ */
+export function mermaidC4Colours(palette: ThemePalette): Record<string, string> {
+  // A theme in black and white: internal elements near its text colour, external ones a lighter grey.
+  const accent = accentsOf(palette)[0] ?? mix(palette.background, palette.text, 0.85);
+  const grey = mix(palette.background, palette.text, 0.55);
+  const greyLevel = (grey[0] + grey[1] + grey[2]) / 3;
+  const base = { internal: underWhiteText(accent), external: underWhiteText([greyLevel, greyLevel, greyLevel, 1]) };
+  const colours: Record<string, string> = {};
+  c4Levels.forEach((level, depth) => {
+    // person (darkest) … component (the lightest that white text reads on).
+    const darker = (colour: Rgba) => mix(colour, [0, 0, 0, 1], 0.15 * (c4Levels.length - 1 - depth));
+    for (const variant of c4Variants) {
+      for (const [prefix, shade] of [['', base.internal], ['external_', base.external]] as const) {
+        const fill = darker(shade);
+        colours[`${prefix}${level}${variant}_bg_color`] = hex(fill);
+        colours[`${prefix}${level}${variant}_border_color`] = hex(mix(fill, [0, 0, 0, 1], 0.2));
+      }
+    }
+  });
+  return colours;
 }
