@@ -575,11 +575,24 @@ describe('the diagram page', () => {
     const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
     const source = /```mermaid\n(\s*C4Context\n[\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(source, "mermaid's README still has its C4Context example");
-    await onDiagramPage(async (diagramPage, _page, theme) => {
+    await onDiagramPage(async (diagramPage, page, theme) => {
       const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
       assert.ok(drawn.ok, 'drawn');
       assert.ok(drawn.smallestTextPx! >= 8, `smallest text ${drawn.smallestTextPx!.toFixed(1)} px on the card`);
       assert.ok((drawn.cuts?.length ?? 0) > 0, 'it may be cut between its shapes');
+      // Every element's white name reads on its fill: Mermaid's own fills (#999999 for an external
+      // system) were too light for it.
+      const fills = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#diagram svg g.c4-shape'), (shape) => ({
+          kind: shape.getAttribute('class')!,
+          fill: getComputedStyle(shape.querySelector('.label-container, .label-container > rect')!).fill,
+        })),
+      );
+      assert.ok(fills.length >= 12, `${fills.length} elements`);
+      for (const { kind, fill } of fills) {
+        const ratio = contrastRatio([255, 255, 255], fill.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number]);
+        assert.ok(ratio >= 4.5, `${kind}: white names at ${ratio.toFixed(2)}:1 on ${fill}`);
+      }
       // An author's own layout is kept: four to a row, shrunk.
       const own = await diagramPage.draw(`${source}\nUpdateLayoutConfig($c4ShapeInRow="4", $c4BoundaryInRow="2")`, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
       assert.ok(own.ok && own.smallestTextPx! < 6, `the author's layout: ${own.ok ? own.smallestTextPx!.toFixed(1) : 'not drawn'} px`);
