@@ -39,17 +39,6 @@ export class FontFaceIndex {
     return faces;
   }
 
-  /**
-   * @font-face rules that declare these code points: for each face that claims some of them, its
-   * rule with a `unicode-range` of those alone, in the order the bundled stylesheet declares the
-   * faces. A face declared again for other code points later shares the font file already loaded.
-   */
-  rulesFor(codePoints: Iterable<number>): string {
-    return this.pointsByFace(codePoints)
-      .map(([face, points]) => this.ruleFor(face, points))
-      .join('\n');
-  }
-
   /** The faces that claim some of these code points, in stylesheet order, each with the points it claims. */
   pointsByFace(codePoints: Iterable<number>): Array<[face: number, points: number[]]> {
     const pointsOf = new Map<number, number[]>();
