@@ -263,14 +263,13 @@ function c4LinesCss(text: string, line: string): string {
 }
 
 
-/** Mermaid's kinds of C4 element that have colours of their own (`<kind>_bg_color`), internal and external. */
+/** Mermaid's kinds of C4 element with colours of their own (`<kind>_bg_color`), darkest first, each with its `_db` and `_queue` forms. */
 const c4Levels = ['person', 'system', 'container', 'component'] as const;
-const c4Variants = ['', '_db', '_queue'] as const;
+const white: Rgba = [255, 255, 255, 1];
+const black: Rgba = [0, 0, 0, 1];
 
 /** `colour` darkened just enough for white text on it to reach 4.5:1. */
 function underWhiteText(colour: Rgba): Rgba {
-  const white: Rgba = [255, 255, 255, 1];
-  const black: Rgba = [0, 0, 0, 1];
   let shade = colour;
   for (let amount = 0.05; contrast(shade, white) < 4.5 && amount <= 1; amount += 0.05) shade = mix(colour, black, amount);
   return shade;
@@ -288,18 +287,16 @@ export function mermaidC4Colours(palette: ThemePalette): Record<string, string> 
   const accent = accentsOf(palette)[0] ?? mix(palette.background, palette.text, 0.85);
   const grey = mix(palette.background, palette.text, 0.55);
   const greyLevel = (grey[0] + grey[1] + grey[2]) / 3;
-  const base = { internal: underWhiteText(accent), external: underWhiteText([greyLevel, greyLevel, greyLevel, 1]) };
+  const lightest = { '': underWhiteText(accent), external_: underWhiteText([greyLevel, greyLevel, greyLevel, 1]) };
   const colours: Record<string, string> = {};
-  c4Levels.forEach((level, depth) => {
-    // person (darkest) … component (the lightest that white text reads on).
-    const darker = (colour: Rgba) => mix(colour, [0, 0, 0, 1], 0.15 * (c4Levels.length - 1 - depth));
-    for (const variant of c4Variants) {
-      for (const [prefix, shade] of [['', base.internal], ['external_', base.external]] as const) {
-        const fill = darker(shade);
-        colours[`${prefix}${level}${variant}_bg_color`] = hex(fill);
-        colours[`${prefix}${level}${variant}_border_color`] = hex(mix(fill, [0, 0, 0, 1], 0.2));
+  for (const [depth, level] of c4Levels.entries()) {
+    for (const [prefix, shade] of Object.entries(lightest)) {
+      const fill = mix(shade, black, 0.15 * (c4Levels.length - 1 - depth));
+      for (const form of ['', '_db', '_queue']) {
+        colours[`${prefix}${level}${form}_bg_color`] = hex(fill);
+        colours[`${prefix}${level}${form}_border_color`] = hex(mix(fill, black, 0.2));
       }
     }
-  });
+  }
   return colours;
 }
