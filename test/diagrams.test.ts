@@ -567,19 +567,21 @@ describe('the diagram page', () => {
     }
   });
 
-  it("draws a wide C4 diagram as a column of narrower shapes, cut over split 440×586 cards (mermaid's README)", async () => {
+  it("draws a wide C4 diagram as a column of narrower shapes with larger text, cut over split 440×586 cards (mermaid's README)", async () => {
     // The C4Context of mermaid's README, read from node_modules: four shapes to a row in a viewBox
     // 1,148 px wide, shrunk to the card's 368 px, drew its smallest text at 3.4 px. One shape to a
-    // row, 180 px wide, in a viewBox narrowed to the drawing, is cut over several cards at 8.4 px:
-    // still under the floor (the answer warns), but read without zooming.
+    // row, 180 px wide, in a viewBox narrowed to the drawing, came to 8.4 px; its shapes keep their
+    // width when their text grows, so larger text brings it over the floor, cut over several cards.
     const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
     const source = /```mermaid\n(\s*C4Context\n[\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(source, "mermaid's README still has its C4Context example");
     await onDiagramPage(async (diagramPage, page, theme) => {
       const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
       assert.ok(drawn.ok, 'drawn');
-      assert.ok(drawn.smallestTextPx! >= 8, `smallest text ${drawn.smallestTextPx!.toFixed(1)} px on the card`);
+      assert.ok(drawn.smallestTextPx! >= diagramLimits.minTextPx, `smallest text ${drawn.smallestTextPx!.toFixed(1)} px on the card`);
+      assert.equal(illegibleDiagramWarning(source, drawn.smallestTextPx), undefined);
       assert.ok((drawn.cuts?.length ?? 0) > 0, 'it may be cut between its shapes');
+      assert.ok(drawn.width <= 368, `${Math.round(drawn.width)} px wide: no wider than the card's content`);
       // Every element's white name reads on its fill: Mermaid's own fills (#999999 for an external
       // system) were too light for it.
       const fills = await page.evaluate(() =>
@@ -595,8 +597,33 @@ describe('the diagram page', () => {
       }
       // An author's own layout is kept: four to a row, shrunk.
       const own = await diagramPage.draw(`${source}\nUpdateLayoutConfig($c4ShapeInRow="4", $c4BoundaryInRow="2")`, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
-      assert.ok(own.ok && own.smallestTextPx! < 6, `the author's layout: ${own.ok ? own.smallestTextPx!.toFixed(1) : 'not drawn'} px`);
+      assert.ok(own.ok && own.smallestTextPx! < diagramLimits.minTextPx, `the author's layout: ${own.ok ? own.smallestTextPx!.toFixed(1) : 'not drawn'} px`);
+      const columns = await page.evaluate(() => new Set(Array.from(document.querySelectorAll('#diagram svg g.c4-shape'), (shape) => Math.round(shape.getBoundingClientRect().left))).size);
+      assert.ok(columns >= 4, `the author's shapes side by side: ${columns} columns`);
     });
+  });
+
+  it('draws C4 arrowheads and a journey\'s time axis in the colour of the lines, not in black (cyberpunk)', async () => {
+    // Mermaid draws both in the default black, which a dark card's ground swallows.
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const colours = async () =>
+        page.evaluate(() => {
+          const svg = document.querySelector('#diagram svg')!;
+          const strokes = (selector: string) => Array.from(svg.querySelectorAll(selector), (el) => getComputedStyle(el).stroke);
+          return {
+            heads: Array.from(svg.querySelectorAll('marker path:not([fill="none"])'), (head) => getComputedStyle(head).fill),
+            lines: strokes('line[stroke="#444444"], path[stroke="#444444"]').concat(strokes('line[marker-end]')),
+          };
+        });
+      assert.ok((await diagramPage.draw('C4Context\n  Person(a, "Reader")\n  System(b, "Cards")\n  Rel(a, b, "Reads")', { theme, cardWidth: 440, deviceScale: 1 })).ok);
+      const c4 = await colours();
+      assert.ok(c4.heads.length >= 2 && c4.lines.length >= 1, JSON.stringify(c4));
+      for (const head of c4.heads) assert.equal(head, c4.lines[0], 'a C4 arrowhead in its line\'s colour');
+      assert.notEqual(c4.lines[0], 'rgb(0, 0, 0)');
+      assert.ok((await diagramPage.draw('journey\n  section Day\n    Read: 5: Me', { theme, cardWidth: 440, deviceScale: 1 })).ok);
+      const journey = await colours();
+      assert.deepEqual(new Set(journey.heads.concat(journey.lines)), new Set([c4.lines[0]]), 'the journey\'s axis and its arrowhead in the line colour');
+    }, 'cyberpunk');
   });
 
   it("counts a diagram drawn at its own size with 10 px labels as legible, not as under the 10 px floor (mermaid's README gitGraph, top to bottom)", async () => {

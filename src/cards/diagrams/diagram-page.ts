@@ -173,7 +173,19 @@ export class DiagramPage {
       if (drawn.ok && (drawn.smallestTextPx ?? Infinity) > best.drawn.smallestTextPx!) best = { layout, drawn };
     };
     await tryLayout(() => tallerLayout(asWritten));
-    await tryLayout(() => largerTextLayout(best.layout, diagramLimits.minTextPx / best.drawn.smallestTextPx!));
+    // Larger text is sized for the way the drawing will be shown: cut over cards at the card's
+    // width when it would be, else fitted to one card. Cut, its text is sized a little over the
+    // floor, for the width its larger text may add.
+    const toCut = style.sliceable ? slicedDrawing(drawings, best.drawn.smallestTextPx, card.contentHeight) : undefined;
+    if (toCut) {
+      if (toCut.atWidthPx < diagramLimits.minTextPx && performance.now() <= halfTime) {
+        const layout = largerTextLayout(toCut.layout, (1.05 * diagramLimits.minTextPx) / toCut.atWidthPx);
+        if (layout) await drawAs(layout);
+        if (layout) last = layout;
+      }
+    } else {
+      await tryLayout(() => largerTextLayout(best.layout, diagramLimits.minTextPx / best.drawn.smallestTextPx!));
+    }
     const sliced = style.sliceable ? slicedDrawing(drawings, best.drawn.smallestTextPx, card.contentHeight) : undefined;
     const chosen = sliced?.layout ?? best.layout;
     // The page holds the last drawing: the chosen one is drawn again if it was not the last.

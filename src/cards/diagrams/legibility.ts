@@ -72,16 +72,40 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
 
 /**
  * The diagram with its text `factor` times larger, for a type whose boxes keep their width when
- * their text grows (a timeline's are 200 and 300 px wide, and wrap their text): larger text there
- * makes up for the diagram being shrunk to the card. Undefined for other types, which grow wider
- * with their text and would shrink as much again.
+ * their text grows: a timeline's are 200 and 300 px wide, and a C4 diagram's as wide as its
+ * settings say, and both wrap their text. Larger text there makes up for the diagram being shrunk
+ * to the card. Undefined for other types, which grow wider with their text and would shrink as
+ * much again.
  */
 export function largerTextLayout({ source, config }: DiagramLayout, factor: number): DiagramLayout | undefined {
-  if (typeOf(source)?.toLowerCase() !== 'timeline' || !(factor > 1)) return undefined;
-  const themeVariables = config.themeVariables as Record<string, unknown>;
-  const fontSize = `${Math.ceil(parseFloat(String(themeVariables.fontSize)) * factor)}px`;
-  return { source, config: { ...config, fontSize, themeVariables: { ...themeVariables, fontSize } } };
+  if (!(factor > 1)) return undefined;
+  const larger = (size: unknown) => Math.ceil(parseFloat(String(size)) * factor);
+  const type = typeOf(source)?.toLowerCase();
+  if (type === 'timeline') {
+    const themeVariables = config.themeVariables as Record<string, unknown>;
+    const fontSize = `${larger(themeVariables.fontSize)}px`;
+    return { source, config: { ...config, fontSize, themeVariables: { ...themeVariables, fontSize } } };
+  }
+  if (type && c4Types.has(type)) {
+    // Every kind of element, boundary and relationship has a size of its own (Mermaid's defaults:
+    // 14 px, 12 for relationships); an element's type and description are drawn smaller than it.
+    const c4 = (config.c4 ?? {}) as Record<string, unknown>;
+    const sizes = Object.fromEntries(Object.entries(c4FontSizes).map(([key, size]) => [key, larger(c4[key] ?? size)]));
+    return { source, config: { ...config, c4: { ...c4, ...sizes } } };
+  }
+  return undefined;
 }
+
+const c4Types = new Set(['c4context', 'c4container', 'c4component', 'c4dynamic', 'c4deployment']);
+
+/** Mermaid's C4 font settings and their defaults. */
+const c4FontSizes: Record<string, number> = Object.fromEntries([
+  ...['person', 'system', 'system_db', 'system_queue', 'container', 'container_db', 'container_queue', 'component', 'component_db', 'component_queue']
+    .flatMap((kind) => [kind, `external_${kind}`])
+    .map((kind) => [`${kind}FontSize`, 14]),
+  ['boundaryFontSize', 14],
+  ['messageFontSize', 12],
+]);
 
 /** The diagram's type, Mermaid's first keyword (`flowchart`, `sequenceDiagram`, …), after its preamble. */
 export function typeOf(source: string): string | undefined {

@@ -249,8 +249,19 @@ export function mermaidThemeCss(themeVariables: Record<string, unknown>): string
     const label = String(themeVariables[`cScaleLabel${i}`]);
     return `text.journey-section.section-type-${i}, g:has(> rect.task-type-${i}) text.task { fill: ${label} !important; }`;
   })
-    .concat(c4LinesCss(String(themeVariables.textColor), String(themeVariables.lineColor)))
+    .concat(c4LinesCss(String(themeVariables.textColor), String(themeVariables.lineColor)), arrowsCss(String(themeVariables.lineColor)))
     .join('\n');
+}
+
+/**
+ * C4 and journey diagrams draw their arrowheads (markers whose id ends in -arrowhead, -arrowend,
+ * -crosshead or -filled-head) in the default black, and a journey its time axis as a black line,
+ * which a dark theme's ground swallows: both take the line colour, as a sequence diagram's
+ * arrowheads (the same ids) already do from Mermaid's own styles.
+ */
+function arrowsCss(line: string): string {
+  const markers = ['-arrowhead', '-arrowend', '-crosshead', '-filled-head'].map((end) => `marker[id$="${end}"] path`).join(', ');
+  return [`:is(${markers}):not([fill="none"]) { fill: ${line} !important; }`, `:is(${markers}) { stroke: ${line} !important; }`, `line[stroke="black"][marker-end] { stroke: ${line} !important; }`].join('\n');
 }
 
 /**
