@@ -226,8 +226,9 @@ describe('mermaid diagrams', () => {
   });
 
   it("names a diagram whose text stays too small for the card in the answer's warnings", async () => {
-    // A pie chart's legend is as wide as its longest label, and a pie has no taller layout.
-    const longLegend = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40';
+    // A pie chart's legend is as wide as its longest label, and a pie has no taller layout. Folded
+    // (the legend under the pie), a label this long is still wider than a card can show at 10 px.
+    const longLegend = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计以及第二季度的渠道拓展与用户增长投入和第三季度的内容制作预算" : 60\n  "其他" : 40';
     const { status, json } = await preview({ markdown: fence(longLegend), width: 440, height: 586, splitMode: 'autoSplit' });
     assert.equal(status, 200, JSON.stringify(json));
     assert.match(json.cards[0].image, previewImageLink, 'drawn all the same');
@@ -296,8 +297,10 @@ describe('mermaid diagrams', () => {
     truncated: boolean;
     /** The diagram's slices on the card, and how far each reaches past the card's content box. */
     slices: { height: number; imgWidth: number; bottomPast: number }[];
-    /** How far each picture not cut into slices reaches past the card's content box. */
+    /** How far each picture not cut into slices or folded reaches past the card's content box. */
     picturesPast: number[];
+    /** The rows of a folded diagram on the card: where in the picture it starts, its width, and how far it reaches past the content box. */
+    rows: { left: number; width: number; bottomPast: number }[];
   }
 
   /** The document laid out into autoSplit cards of `theme` in the service's render page, its diagrams drawn for those cards. */
@@ -329,12 +332,42 @@ describe('mermaid diagrams', () => {
               imgWidth: slice.querySelector('img').getBoundingClientRect().width,
               bottomPast: slice.getBoundingClientRect().bottom - limit,
             })),
-            picturesPast: Array.from(card.querySelectorAll('figure.diagram:not(.diagram-sliced) img')).map((img) => img.getBoundingClientRect().bottom - limit),
+            picturesPast: Array.from(card.querySelectorAll('figure.diagram:not(.diagram-sliced, .diagram-folded) img')).map((img) => img.getBoundingClientRect().bottom - limit),
+            rows: Array.from(card.querySelectorAll('.diagram-row')).map((row) => ({
+              left: 0 - parseFloat(row.querySelector('img').style.marginLeft) || 0,
+              width: row.getBoundingClientRect().width,
+              bottomPast: row.getBoundingClientRect().bottom - limit,
+            })),
           };
         })`);
     });
     return { cards: laidOutCards, drawn };
   }
+
+  it("folds a user journey too wide for a 440 px card into rows at legible size, every row whole on a card (mermaid's README)", async () => {
+    // Five tasks side by side: shrunk to the card's 368 px its task names were 7.6 px. Folded
+    // between its sections, each row is drawn larger, and the rows go on over the cards.
+    const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
+    const source = /```mermaid\n(\s*journey\n[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(source, "mermaid's README still has its journey example");
+    for (const themeId of ['minimal', 'cyberpunk', 'coil-notebook']) {
+      const { cards, drawn } = await layOutWithDiagrams(`# My day\n\nA working day, as a user journey:\n\n${fence(source)}\n\nThat is all.`, themeId, 440, 586);
+      const [diagram] = drawn;
+      assert.ok(diagram?.ok && diagram.rows && diagram.rows.length >= 2, `${themeId}: folded into rows`);
+      assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `${themeId}: ${diagram.smallestTextPx} px`);
+      assert.equal(illegibleDiagramWarning(source, diagram.smallestTextPx), undefined);
+      const rows = cards.flatMap((card) => card.rows);
+      // Each row once, in order, the next starting where the last ended.
+      assert.equal(rows.length, diagram.rows.length, `${themeId}: ${rows.length} rows on the cards`);
+      rows.forEach((row, k) => {
+        assert.equal(row.left, k === 0 ? 0 : rows[k - 1]!.left + rows[k - 1]!.width, `${themeId}: row ${k} starts where row ${k - 1} ended`);
+        assert.ok(row.bottomPast <= 2, `${themeId}: row ${k} reaches ${row.bottomPast.toFixed(1)} px past its card's content`);
+        assert.ok(row.width <= 368 + 1, `${themeId}: row ${k} is ${row.width} px wide`);
+      });
+      assert.ok(Math.abs(rows.at(-1)!.left + rows.at(-1)!.width - diagram.width) <= 1, `${themeId}: the rows add up to the picture`);
+      assert.ok(cards.every((card) => !card.truncated), `${themeId}: no card cut short`);
+    }
+  });
 
   it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
     // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to

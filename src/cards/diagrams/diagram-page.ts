@@ -24,12 +24,14 @@ import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePal
  * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card;
  * `smallestTextPx` is its smallest text as the card shows it (after the diagram is scaled to the
  * card's content width, and to its height where a split card scales it), absent for a diagram
- * without text. `transient`: the failure may not happen again (the time limit on a busy machine, a
+ * without text. `cuts`: where a drawing taller than a card may be cut across, fractions of its
+ * height; `rows`: the parts of a drawing folded into rows, left to right (it is then wider than
+ * the card, each row at most as wide). `transient`: the failure may not happen again (the time limit on a busy machine, a
  * crashed page), so a card showing it is not remembered by the render cache.
  */
 export type DrawnDiagram =
   /** `link`: shown from that address instead of from `png`, which is then empty (see ImageLinker in answer-asks.ts). */
-  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string; cuts?: number[] }
+  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string; cuts?: number[]; rows?: FoldedRow[] }
   | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */
@@ -192,7 +194,15 @@ export class DiagramPage {
     const drawn = chosen === best.layout && chosen === last ? best.drawn : await drawAs(chosen);
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
     const cuts = sliced ? await this.page.evaluate(cutsInPage) : undefined;
-    const box = { x: drawn.x, y: drawn.y, width: Math.max(1, drawn.width), height: Math.max(1, drawn.height) };
+    // A drawing that stays too small because it is too wide (a journey's row of tasks) is folded
+    // into rows, where it can be cut down its height and each row fits a card.
+    const atWidthPx = [...drawings].reverse().find((drawing) => drawing.layout === chosen)?.atWidthPx ?? Infinity;
+    const folded =
+      !sliced && (drawn.smallestTextPx ?? Infinity) < diagramLimits.minTextPx && atWidthPx < diagramLimits.minTextPx
+        ? await this.page.evaluate(foldInPage, { width: card.contentWidth, atWidthPx, minTextPx: diagramLimits.minTextPx, ...foldLimits(card.contentHeight, style.sliceable) })
+        : undefined;
+    const placed = folded ?? drawn;
+    const box = { x: placed.x, y: placed.y, width: Math.max(1, placed.width), height: Math.max(1, placed.height) };
     const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
     await this.useDeviceMetrics(Math.ceil(box.x + box.width), Math.ceil(box.y + box.height), scale);
     const { data } = await this.session.send('Page.captureScreenshot', {
@@ -200,9 +210,10 @@ export class DiagramPage {
       clip: { ...box, scale: 1 },
       captureBeyondViewport: false,
     });
-    const smallestTextPx = sliced ? sliced.atWidthPx : drawn.smallestTextPx;
+    const smallestTextPx = sliced ? sliced.atWidthPx : (folded ?? drawn).smallestTextPx;
     const smallest = smallestTextPx === undefined || !Number.isFinite(smallestTextPx) ? {} : { smallestTextPx };
-    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...(cuts && cuts.length > 0 ? { cuts } : {}) };
+    const parts = cuts && cuts.length > 0 ? { cuts } : folded ? { rows: folded.rows } : {};
+    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...parts };
   }
 
   /**
@@ -313,6 +324,112 @@ function cutsInPage(): number[] {
     reach = Math.max(reach, bottom);
   }
   return cuts;
+}
+
+/** How tall a folded drawing's rows may be: each within a card, and all of them when the card cannot go on to another. */
+function foldLimits(contentHeight: number | undefined, sliceable: boolean | undefined): { rowHeightLimit: number; heightLimit: number } {
+  if (contentHeight === undefined) return { rowHeightLimit: Infinity, heightLimit: Infinity };
+  // A row a little shorter than a card leaves room above it for a heading or a line.
+  return { rowHeightLimit: contentHeight * 0.9, heightLimit: sliceable ? Infinity : contentHeight };
+}
+
+interface FoldArguments {
+  /** The card's content width. */
+  width: number;
+  /** The drawing's smallest text as it is drawn now, at most the card's content width. */
+  atWidthPx: number;
+  minTextPx: number;
+  rowHeightLimit: number;
+  heightLimit: number;
+}
+
+/** One row of a folded drawing: the part of the picture it shows, as fractions of its width and height. */
+export interface FoldedRow {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * In the page: the drawing, too wide to be legible at the card's width, folded into rows like a
+ * line of text: it is split down the vertical bands that no text or shape crosses (between a
+ * journey's tasks, between a pie and its legend), its parts are filled into rows at most as wide
+ * as the card's content can show at the floor, each row keeps only the height its own part draws
+ * on, and it is drawn larger, its text a little over the floor (never past its own size, the
+ * card's width, nor the limits' heights). Undefined when no folding reaches the floor within them.
+ */
+function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit }: FoldArguments): (DrawnInPage & { ok: true; rows: FoldedRow[] }) | undefined {
+  const drawing = document.querySelector<SVGSVGElement>('#diagram svg')!;
+  const box = drawing.getBoundingClientRect();
+  const natural = Number(drawing.dataset.natural);
+  if (!(natural > box.width) || !(atWidthPx > 0)) return undefined;
+  // The most the drawing can grow: to its own size, or until its text stands at the floor.
+  const mostGrowth = natural / box.width;
+  const floorGrowth = minTextPx / atWidthPx;
+  if (floorGrowth > mostGrowth) return undefined;
+  // Px of the drawing as it is now that one row may hold.
+  const rowCapacity = width / floorGrowth;
+  // Everything drawn, and what a split may not go through: any text, and any shape narrower than a
+  // row (a wider one, a journey's section over many tasks, is split with the drawing). Lines that
+  // run across (a journey's time axis) may be split; lines that run down hold a split off.
+  const parts: { left: number; right: number; top: number; bottom: number; holds: boolean }[] = [];
+  for (const el of Array.from(drawing.querySelectorAll('text, rect, circle, ellipse, polygon, polyline, path, line, use'))) {
+    if (el.closest('defs, marker')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const across = /^(?:line|polyline|path)$/.test(el.tagName) && r.width > 2 * r.height;
+    const holds = el.tagName === 'text' || (r.width <= rowCapacity && !across);
+    parts.push({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top, holds });
+  }
+  const spans = parts.filter((part) => part.holds).sort((a, b) => a.left - b.left);
+  const splits: number[] = [];
+  let reach = spans[0]?.right ?? 0;
+  for (const { left, right } of spans.slice(1)) {
+    if (left - reach >= 2) splits.push((reach + left) / 2);
+    reach = Math.max(reach, right);
+  }
+  // Parts filled into rows, left to right, each row as wide as it may be.
+  const edges = [0];
+  let previous = 0;
+  for (const split of [...splits, box.width]) {
+    const rowStart = edges[edges.length - 1]!;
+    if (split - rowStart > rowCapacity) {
+      if (previous === rowStart || split - previous > rowCapacity) return undefined;
+      edges.push(previous);
+    }
+    previous = split;
+  }
+  edges.push(box.width);
+  if (edges.length < 3) return undefined;
+  // Each row from the top of what is drawn in it to its bottom, with a margin.
+  const margin = 4;
+  const rows = edges.slice(1).map((right, k) => {
+    const left = edges[k]!;
+    const inRow = parts.filter((part) => part.right > left && part.left < right);
+    const top = Math.max(0, Math.min(...inRow.map((part) => part.top)) - margin);
+    const bottom = Math.min(box.height, Math.max(...inRow.map((part) => part.bottom)) + margin);
+    return { left, right, top: Number.isFinite(top) ? top : 0, bottom: Number.isFinite(bottom) ? bottom : box.height };
+  });
+  const widest = Math.max(...rows.map((row) => row.right - row.left));
+  const tallest = Math.max(...rows.map((row) => row.bottom - row.top));
+  const total = rows.reduce((sum, row) => sum + row.bottom - row.top, 0);
+  // No larger than a fifth over the floor: rows that fill the card's width would be as tall as a
+  // card (a pie), leaving no room for the heading above them or the next row.
+  const growth = Math.min(mostGrowth, 1.2 * floorGrowth, width / widest, rowHeightLimit / tallest, heightLimit / total);
+  if (growth < floorGrowth) return undefined;
+  drawing.setAttribute('width', String(box.width * growth));
+  drawing.setAttribute('height', String(box.height * growth));
+  const grown = drawing.getBoundingClientRect();
+  return {
+    ok: true,
+    x: grown.left + window.scrollX,
+    y: grown.top + window.scrollY,
+    width: grown.width,
+    height: grown.height,
+    smallestTextPx: Math.floor(atWidthPx * growth * 10) / 10,
+    rows: rows.map((row) => ({ left: row.left / box.width, right: row.right / box.width, top: row.top / box.height, bottom: row.bottom / box.height })),
+  };
 }
 
 /** In the page: lays out the sample card and reads what a diagram needs of it. */
@@ -443,18 +560,29 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
     drawing.style.maxWidth = 'none';
   };
   if (natural !== undefined) size(natural);
+  if (natural !== undefined) drawing.dataset.natural = String(natural);
   await document.fonts.ready;
   // A C4 diagram's viewBox keeps the width of its widest possible row, hundreds of px wider than
-  // what it draws, and shrunk to the card its text shrank with that empty room: it is narrowed to
-  // the drawing and a margin. Other types fit their drawing this closely already (mermaid's README's
-  // ten diagrams), and measuring them is not free: getBBox took 55 ms of a sequence diagram's 280.
-  const content = natural !== undefined && natural > width && drawing.getAttribute('aria-roledescription') === 'c4' ? drawing.getBBox() : undefined;
+  // what it draws, and a journey's counts its left margin twice and keeps 60 px under its lowest
+  // line: shrunk to the card, their text shrank with that empty room. Such a frame is narrowed (and
+  // lowered) to the drawing and a margin. Other types fit their drawing this closely already
+  // (mermaid's README's ten diagrams), and measuring them is not free: getBBox took 55 ms of a
+  // sequence diagram's 280.
+  const loose = ['c4', 'journey'].includes(drawing.getAttribute('aria-roledescription') ?? '');
+  const content = natural !== undefined && natural > width && loose ? drawing.getBBox() : undefined;
   const margin = 8;
-  if (natural !== undefined && content && content.width > 0 && viewBox.width - content.width > 8 * margin) {
-    const narrowed = (natural * (content.width + 2 * margin)) / viewBox.width;
-    viewBox.x = content.x - margin;
-    viewBox.width = content.width + 2 * margin;
+  if (natural !== undefined && content && content.width > 0 && content.height > 0) {
+    const narrowed = viewBox.width - content.width > 4 * margin ? (natural * (content.width + 2 * margin)) / viewBox.width : natural;
+    if (narrowed !== natural) {
+      viewBox.x = content.x - margin;
+      viewBox.width = content.width + 2 * margin;
+    }
+    if (viewBox.height - content.height > 4 * margin) {
+      viewBox.y = content.y - margin;
+      viewBox.height = content.height + 2 * margin;
+    }
     size(narrowed);
+    drawing.dataset.natural = String(narrowed);
   }
   // A time axis (gantt) gets a label per tick, however close the ticks: where labels would
   // overprint, only every second, third, … keeps its label (the tick line stays).

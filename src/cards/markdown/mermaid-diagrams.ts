@@ -3,7 +3,8 @@
 // src/cards/diagrams/diagram-page.ts) turns into a PNG in the card's theme; the card gets
 //   <figure class="diagram"><img src="data:image/png;base64,…" width height alt></figure>
 // which scales like any image; one drawn to be cut over several cards carries data-cuts (where
-// it may be cut: slice-diagrams.ts in the pagination). A diagram that cannot be drawn becomes
+// it may be cut: slice-diagrams.ts in the pagination), and one too wide to read on a card is
+// folded into rows, a window on the picture each (figure.diagram-folded). A diagram that cannot be drawn becomes
 //   <figure class="diagram-error"><figcaption>why</figcaption><pre><code class="language-mermaid">source</code></pre></figure>
 // whose source the code block step then frames like any code. Without a drawer (the Markdown
 // pipeline used on its own) the fences stay code blocks.
@@ -11,7 +12,7 @@ import type { Element, Parents, Root } from 'hast';
 import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
 import { diagramAlt } from '../alt-text/diagram-alt.js';
-import type { DrawnDiagram } from '../diagrams/diagram-page.js';
+import type { DrawnDiagram, FoldedRow } from '../diagrams/diagram-page.js';
 import { diagramLimits } from '../diagrams/diagram-limits.js';
 import { invalidRequest } from '../errors.js';
 import { linkedImages } from './inline-remote-images.js';
@@ -82,9 +83,41 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
     children: [],
   };
   if (drawn.link) linkedImages.add(image);
+  if (drawn.rows?.length) return foldedFigure(image, drawn.width, drawn.height, drawn.rows);
   // Where a diagram too tall for a card may be cut (fractions of its height): the pagination cuts it there.
   const cuts = drawn.cuts?.length ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' ') } : {};
   return { type: 'element', tagName: 'figure', properties: { className: ['diagram'], ...cuts }, children: [image] };
+}
+
+/**
+ * A diagram folded into rows (too wide to read at the card's width): one window per row on the
+ * same picture, each the size of its part and showing it, one under the other. The pagination takes
+ * each row as a piece, so the rows may go on over cards. The picture is named once: the other
+ * windows repeat it for the eye only.
+ */
+function foldedFigure(image: Element, width: number, height: number, rows: FoldedRow[]): Element {
+  // Whole px, so that neighbouring parts meet without a seam.
+  const x = (fraction: number) => Math.round(fraction * width);
+  const y = (fraction: number) => Math.round(fraction * height);
+  const windows = rows.map((row, k): Element => {
+    const copy: Element = {
+      ...image,
+      properties: {
+        ...image.properties,
+        ...(k > 0 ? { alt: '', ariaHidden: 'true' } : {}),
+        // Whatever frame a theme gives pictures would be cut by the window: none here.
+        style: `display:block;width:${Math.round(width)}px;height:${Math.round(height)}px;max-width:none;max-height:none;margin:${-y(row.top)}px 0 0 ${-x(row.left)}px;padding:0;border:0;border-radius:0;box-shadow:none;background:none;transform:none`,
+      },
+    };
+    if (linkedImages.has(image)) linkedImages.add(copy);
+    return {
+      type: 'element',
+      tagName: 'div',
+      properties: { className: ['diagram-row'], style: `width:${x(row.right) - x(row.left)}px;height:${y(row.bottom) - y(row.top)}px;overflow:hidden;margin:0 auto` },
+      children: [copy],
+    };
+  });
+  return { type: 'element', tagName: 'figure', properties: { className: ['diagram', 'diagram-folded'] }, children: windows };
 }
 
 function failedDiagram(pre: Element, source: string, message: string): Element {

@@ -21,8 +21,9 @@ function verticalChrome(el: Element, upTo: Element): number {
 export function fitImages(inner: HTMLElement, available: number): boolean {
   let changed = false;
   for (const img of Array.from(inner.querySelectorAll('img'))) {
-    // A slice of a diagram shows a band of the whole picture (slice-diagrams.ts): its height is the slice's.
-    if (img.closest('.diagram-slice')) continue;
+    // A slice or a row of a diagram shows a part of the whole picture (slice-diagrams.ts,
+    // markdown/mermaid-diagrams.ts): its height is the window's.
+    if (img.closest('.diagram-slice, .diagram-row')) continue;
     const height = img.getBoundingClientRect().height;
     const room = Math.floor(available - verticalChrome(img.parentElement!, inner) - 1);
     if (height > room && room > 0) {
