@@ -369,6 +369,17 @@ describe('mermaid diagrams', () => {
     }
   });
 
+  it('folds a pie whose legend is wider than the card, the legend under the pie on the card of its heading', async () => {
+    // Beside its pie, the legend's label shrank the whole drawing to 6.6 px text on a 440 px card.
+    const source = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40';
+    const { cards, drawn } = await layOutWithDiagrams(`# 预算\n\n${fence(source)}`, 'minimal', 440, 586);
+    const [diagram] = drawn;
+    assert.ok(diagram?.ok && diagram.rows?.length === 2, 'folded into the pie and its legend');
+    assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `${diagram.smallestTextPx} px`);
+    assert.equal(cards.length, 1, 'one card: the heading, the pie and its legend');
+    assert.equal(cards[0]!.rows.length, 2);
+  });
+
   it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
     // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to
     // one 440×586 card its labels were 5 px.

@@ -118,8 +118,8 @@ describe('render cache', () => {
   });
 
   it("tells a hit the content's own warnings, as the render that stored it did", async () => {
-    // A pie chart whose legend is too wide for its text to stay legible on the card.
-    const body = { markdown: '```mermaid\npie\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40\n```', themeMode: 'no-such-mode' };
+    // A pie chart whose legend is too wide for its text to stay legible on the card, even folded under the pie.
+    const body = { markdown: '```mermaid\npie\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计以及第二季度的渠道拓展与用户增长投入和第三季度的内容制作预算" : 60\n  "其他" : 40\n```', themeMode: 'no-such-mode' };
     const first = await service.generate(body);
     const second = await service.generate(body);
     assert.equal(second.headers.get('x-cache'), 'hit');

@@ -356,7 +356,7 @@ export interface FoldedRow {
  * line of text: it is split down the vertical bands that no text or shape crosses (between a
  * journey's tasks, between a pie and its legend), its parts are filled into rows at most as wide
  * as the card's content can show at the floor, each row keeps only the height its own part draws
- * on, and it is drawn larger, its text a little over the floor (never past its own size, the
+ * on, and it is drawn larger, its text a tenth over the floor (never past its own size, the
  * card's width, nor the limits' heights). Undefined when no folding reaches the floor within them.
  */
 function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit }: FoldArguments): (DrawnInPage & { ok: true; rows: FoldedRow[] }) | undefined {
@@ -414,9 +414,9 @@ function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit }
   const widest = Math.max(...rows.map((row) => row.right - row.left));
   const tallest = Math.max(...rows.map((row) => row.bottom - row.top));
   const total = rows.reduce((sum, row) => sum + row.bottom - row.top, 0);
-  // No larger than a fifth over the floor: rows that fill the card's width would be as tall as a
+  // No larger than a tenth over the floor: rows that fill the card's width would be as tall as a
   // card (a pie), leaving no room for the heading above them or the next row.
-  const growth = Math.min(mostGrowth, 1.2 * floorGrowth, width / widest, rowHeightLimit / tallest, heightLimit / total);
+  const growth = Math.min(mostGrowth, 1.1 * floorGrowth, width / widest, rowHeightLimit / tallest, heightLimit / total);
   if (growth < floorGrowth) return undefined;
   drawing.setAttribute('width', String(box.width * growth));
   drawing.setAttribute('height', String(box.height * growth));
@@ -522,6 +522,10 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   // Gantt charts take the width of their container, which Mermaid's scratch element lacks, and
   // their dates are written short to fit a card (a diagram's own axisFormat wins).
   page.mermaid.initialize({ ...config, gantt: { axisFormat: '%m-%d', ...(config.gantt as object), useWidth: width } });
+  // Mermaid measures its labels as it lays them out (a pie's legend, the box around a label): the
+  // faces of the diagram's characters are loaded first, or it measures them in a fallback face and
+  // the wider real face is cut by the drawing's frame.
+  await Promise.all(['400', '700'].map((weight) => document.fonts.load(`${weight} 16px ${String(config.fontFamily)}`, source).catch(() => [])));
   let svg: string;
   try {
     ({ svg } = await page.mermaid.render('diagram-svg', source));

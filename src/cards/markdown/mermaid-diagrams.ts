@@ -106,14 +106,15 @@ function foldedFigure(image: Element, width: number, height: number, rows: Folde
         ...image.properties,
         ...(k > 0 ? { alt: '', ariaHidden: 'true' } : {}),
         // Whatever frame a theme gives pictures would be cut by the window: none here.
-        style: `display:block;width:${Math.round(width)}px;height:${Math.round(height)}px;max-width:none;max-height:none;margin:${-y(row.top)}px 0 0 ${-x(row.left)}px;padding:0;border:0;border-radius:0;box-shadow:none;background:none;transform:none`,
+        style: `flex:none;width:${Math.round(width)}px;height:${Math.round(height)}px;max-width:none;max-height:none;margin:${-y(row.top)}px 0 0 ${-x(row.left)}px;padding:0;border:0;border-radius:0;box-shadow:none;background:none;transform:none`,
       },
     };
     if (linkedImages.has(image)) linkedImages.add(copy);
     return {
       type: 'element',
       tagName: 'div',
-      properties: { className: ['diagram-row'], style: `width:${x(row.right) - x(row.left)}px;height:${y(row.bottom) - y(row.top)}px;overflow:hidden;margin:0 auto` },
+      // A flex box, so that the pagination takes the window as one piece and does not open it.
+      properties: { className: ['diagram-row'], style: `display:flex;width:${x(row.right) - x(row.left)}px;height:${y(row.bottom) - y(row.top)}px;overflow:hidden;margin:0 auto` },
       children: [copy],
     };
   });

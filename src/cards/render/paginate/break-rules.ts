@@ -133,15 +133,16 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
 }
 
 /**
- * A break inside a diagram cut into slices (slice-diagrams.ts) that leaves its first or last band
- * alone on a card when that band is short: a sequence diagram's row of participants at the foot of
- * a card, or a sliver of the drawing at the head of the next.
+ * A break inside a diagram cut into slices (slice-diagrams.ts) or folded into rows that leaves its
+ * first or last band or row alone on a card when it is short: a sequence diagram's row of
+ * participants at the foot of a card, a sliver of the drawing at the head of the next, a pie's
+ * legend away from its pie.
  */
 function lonelySlice(pieces: Piece[], i: number, available: number): boolean {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
   const figure = before.el.parentElement;
-  const ofFigure = (piece: Piece | undefined) => piece?.el.classList.contains('diagram-slice') === true && piece.el.parentElement === figure;
+  const ofFigure = (piece: Piece | undefined) => piece?.el.matches('.diagram-slice, .diagram-row') === true && piece.el.parentElement === figure;
   if (!ofFigure(before) || !ofFigure(after)) return false;
   const short = (piece: Piece) => piece.bottom - piece.top < available / 4;
   return (!ofFigure(pieces[i - 2]) && short(before)) || (!ofFigure(pieces[i + 1]) && short(after));
