@@ -380,6 +380,28 @@ describe('mermaid diagrams', () => {
     assert.equal(cards[0]!.rows.length, 2);
   });
 
+  it('cuts a diagram legible on a card of its own but not under its heading there, at the size it was drawn', async () => {
+    // Seven steps top to bottom, shrunk to one 440×586 card, keep 10.4 px labels: alone, the chain
+    // is shrunk to the card. Under a heading and the text above, the card shrank it until its labels
+    // were about 7 px; it is now cut there and goes on to the next card at its drawn size.
+    const alone = await layOutWithDiagrams(fence(chain(7)), 'minimal', 440, 586);
+    assert.equal(alone.cards.length, 1);
+    assert.deepEqual(alone.cards[0]!.slices, [], 'alone, it is shrunk to one card, not cut');
+    const { cards, drawn } = await layOutWithDiagrams(`# Posting flow\n\nSome words before the flow, a paragraph of two lines that introduces the diagram below it.\n\n## The steps\n\n${fence(chain(7))}\n\nThat is all.`, 'minimal', 440, 586);
+    const [diagram] = drawn;
+    assert.ok(diagram?.ok && diagram.cuts && diagram.cuts.length >= 5, 'it may be cut between its boxes');
+    assert.ok(diagram.textPx! >= 14, `its text ${diagram.textPx} px as drawn`);
+    const slices = cards.flatMap((card) => card.slices);
+    assert.ok(cards[0]!.slices.length > 0, 'its first boxes on the card of its heading');
+    assert.ok(slices.length >= 2, `${slices.length} slices`);
+    for (const slice of slices) {
+      assert.ok(Math.abs(slice.imgWidth - diagram.width) < 1, `drawn at ${slice.imgWidth} px, not shrunk from ${diagram.width}`);
+      assert.ok(slice.bottomPast <= 2, `a slice reaches ${slice.bottomPast.toFixed(1)} px past its card's content`);
+    }
+    assert.deepEqual(cards.flatMap((card) => card.picturesPast), []);
+    assert.ok(cards.every((card) => !card.truncated), 'no card cut short');
+  });
+
   it('cuts a flowchart too tall for a card between its boxes and goes on over several cards at the size it was drawn', async () => {
     // Fourteen steps top to bottom: at the card's width the chain is 1,300 px tall, and shrunk to
     // one 440×586 card its labels were 5 px.

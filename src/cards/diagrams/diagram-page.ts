@@ -25,13 +25,13 @@ import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePal
  * `smallestTextPx` is its smallest text as the card shows it (after the diagram is scaled to the
  * card's content width, and to its height where a split card scales it), absent for a diagram
  * without text. `cuts`: where a drawing taller than a card may be cut across, fractions of its
- * height; `rows`: the parts of a drawing folded into rows, left to right (it is then wider than
+ * height, with `textPx`, its smallest text as drawn (before any scaling to a card); `rows`: the parts of a drawing folded into rows, left to right (it is then wider than
  * the card, each row at most as wide). `transient`: the failure may not happen again (the time limit on a busy machine, a
  * crashed page), so a card showing it is not remembered by the render cache.
  */
 export type DrawnDiagram =
   /** `link`: shown from that address instead of from `png`, which is then empty (see ImageLinker in answer-asks.ts). */
-  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string; cuts?: number[]; rows?: FoldedRow[] }
+  | { ok: true; png: Uint8Array; width: number; height: number; smallestTextPx?: number; link?: string; cuts?: number[]; textPx?: number; rows?: FoldedRow[] }
   | { ok: false; message: string; transient?: boolean };
 
 /** How the card a diagram goes into is drawn. */
@@ -193,7 +193,6 @@ export class DiagramPage {
     // The page holds the last drawing: the chosen one is drawn again if it was not the last.
     const drawn = chosen === best.layout && chosen === last ? best.drawn : await drawAs(chosen);
     if (!drawn.ok) return { ok: false, message: inOurWords(drawn.message) };
-    const cuts = sliced ? await this.page.evaluate(cutsInPage) : undefined;
     // A drawing that stays too small because it is too wide (a journey's row of tasks) is folded
     // into rows, where it can be cut down its height and each row fits a card.
     const atWidthPx = [...drawings].reverse().find((drawing) => drawing.layout === chosen)?.atWidthPx ?? Infinity;
@@ -201,6 +200,10 @@ export class DiagramPage {
       !sliced && (drawn.smallestTextPx ?? Infinity) < diagramLimits.minTextPx && atWidthPx < diagramLimits.minTextPx
         ? await this.page.evaluate(foldInPage, { width: card.contentWidth, atWidthPx, minTextPx: diagramLimits.minTextPx, ...foldLimits(card.contentHeight, style.sliceable) })
         : undefined;
+    // Where it may be cut across: for a drawing cut over cards, and for one taller than half a card,
+    // which fits a card alone but may not fit under its heading (the pagination cuts it there).
+    const mayBeCut = sliced !== undefined || (style.sliceable && !folded && card.contentHeight !== undefined && drawn.height > card.contentHeight / 2);
+    const cuts = mayBeCut ? await this.page.evaluate(cutsInPage) : undefined;
     const placed = folded ?? drawn;
     const box = { x: placed.x, y: placed.y, width: Math.max(1, placed.width), height: Math.max(1, placed.height) };
     const scale = Math.min(style.deviceScale, diagramLimits.maxImageSidePx / Math.max(box.width, box.height));
@@ -212,7 +215,8 @@ export class DiagramPage {
     });
     const smallestTextPx = sliced ? sliced.atWidthPx : (folded ?? drawn).smallestTextPx;
     const smallest = smallestTextPx === undefined || !Number.isFinite(smallestTextPx) ? {} : { smallestTextPx };
-    const parts = cuts && cuts.length > 0 ? { cuts } : folded ? { rows: folded.rows } : {};
+    const textPx = Number.isFinite(atWidthPx) ? { textPx: atWidthPx } : {};
+    const parts = cuts && cuts.length > 0 ? { cuts, ...textPx } : folded ? { rows: folded.rows } : {};
     return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...parts };
   }
 

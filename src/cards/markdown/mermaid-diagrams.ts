@@ -84,8 +84,12 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
   };
   if (drawn.link) linkedImages.add(image);
   if (drawn.rows?.length) return foldedFigure(image, drawn.width, drawn.height, drawn.rows);
-  // Where a diagram too tall for a card may be cut (fractions of its height): the pagination cuts it there.
-  const cuts = drawn.cuts?.length ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' ') } : {};
+  // Where a diagram too tall for a card (or for the room under its heading) may be cut, fractions
+  // of its height, and its smallest text as drawn: the pagination cuts it there rather than shrink
+  // that text under the floor.
+  const cuts = drawn.cuts?.length
+    ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' '), ...(drawn.textPx ? { dataTextPx: drawn.textPx.toFixed(1) } : {}) }
+    : {};
   return { type: 'element', tagName: 'figure', properties: { className: ['diagram'], ...cuts }, children: [image] };
 }
 
