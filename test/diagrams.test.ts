@@ -705,6 +705,9 @@ describe('the diagram page', () => {
       assert.ok(drawn.width < 368 && drawn.height < 470, `drawn ${Math.round(drawn.width)}×${Math.round(drawn.height)}: at its own size on the card`);
       assert.equal(drawn.smallestTextPx, diagramLimits.minTextPx);
       assert.equal(illegibleDiagramWarning(source[0], drawn.smallestTextPx), undefined);
+      // As written (left to right, 7.7 px shrunk to the card), it is drawn top to bottom for the card.
+      const asWritten = await diagramPage.draw(`${source[1]}${source[2]}`, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(asWritten.ok && asWritten.smallestTextPx! >= diagramLimits.minTextPx, `as written: ${asWritten.ok ? asWritten.smallestTextPx : 'not drawn'} px`);
     });
   });
 

@@ -333,8 +333,8 @@ function cutsInPage(): number[] {
 /** How tall a folded drawing's rows may be: each within a card, and all of them when the card cannot go on to another. */
 function foldLimits(contentHeight: number | undefined, sliceable: boolean | undefined): { rowHeightLimit: number; heightLimit: number } {
   if (contentHeight === undefined) return { rowHeightLimit: Infinity, heightLimit: Infinity };
-  // A row a little shorter than a card leaves room above it for a heading or a line.
-  return { rowHeightLimit: contentHeight * 0.9, heightLimit: sliceable ? Infinity : contentHeight };
+  // A row shorter than a card by a seventh leaves room above it for its heading (kept with it).
+  return { rowHeightLimit: contentHeight * 0.85, heightLimit: sliceable ? Infinity : contentHeight };
 }
 
 interface FoldArguments {

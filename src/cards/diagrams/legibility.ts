@@ -60,6 +60,10 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
         source: `${source.trimEnd()}\nUpdateLayoutConfig($c4ShapeInRow="1", $c4BoundaryInRow="1")\n`,
         config: { ...config, c4: { ...(config.c4 as Record<string, unknown> | undefined), width: 180, c4ShapeMargin: 30 } },
       };
+    case 'gitgraph':
+      // Branches side by side and commits one under the other (`gitGraph TB:`), instead of commits
+      // in a row as long as the history.
+      return rewritten(head + body.replace(/^([ \t]*gitGraph)(?:[ \t]+LR:)?(?=[ \t]*(?:\n|$))/i, '$1 TB:'));
     case 'statediagram':
     case 'statediagram-v2':
     case 'classdiagram':
