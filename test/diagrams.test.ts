@@ -367,6 +367,12 @@ describe('mermaid diagrams', () => {
       assert.ok(Math.abs(rows.at(-1)!.left + rows.at(-1)!.width - diagram.width) <= 1, `${themeId}: the rows add up to the picture`);
       assert.ok(cards.every((card) => !card.truncated), `${themeId}: no card cut short`);
     }
+    // Nine tasks in three sections under a title: one section to a row. The title, at Mermaid's
+    // 35 px, ran over the first two sections, and no fold was left between them.
+    const week = `journey\n  title A creator's week\n${[1, 2, 3].map((day) => `  section Day ${day}\n${[1, 2, 3].map((task) => `    Task ${3 * day + task - 3}: ${task + 2}: Me`).join('\n')}`).join('\n')}`;
+    const { cards, drawn } = await layOutWithDiagrams(`# Week\n\n${fence(week)}\n\nDone.`, 'minimal', 440, 586);
+    assert.ok(drawn[0]?.ok && drawn[0].rows?.length === 3 && drawn[0].smallestTextPx! >= diagramLimits.minTextPx, 'the week folded into three rows');
+    assert.equal(cards.flatMap((card) => card.rows).length, 3);
   });
 
   it('folds a pie whose legend is wider than the card, the legend under the pie on the card of its heading', async () => {

@@ -198,7 +198,7 @@ export class DiagramPage {
     const atWidthPx = [...drawings].reverse().find((drawing) => drawing.layout === chosen)?.atWidthPx ?? Infinity;
     const folded =
       !sliced && (drawn.smallestTextPx ?? Infinity) < diagramLimits.minTextPx && atWidthPx < diagramLimits.minTextPx
-        ? await this.page.evaluate(foldInPage, { width: card.contentWidth, atWidthPx, minTextPx: diagramLimits.minTextPx, ...foldLimits(card.contentHeight, style.sliceable) })
+        ? await this.page.evaluate(foldInPage, { width: card.contentWidth, atWidthPx, minTextPx: diagramLimits.minTextPx, mostRows: mostFoldedRows, ...foldLimits(card.contentHeight, style.sliceable) })
         : undefined;
     // Where it may be cut across: for a drawing cut over cards, and for one taller than half a card,
     // which fits a card alone but may not fit under its heading (the pagination cuts it there).
@@ -345,7 +345,11 @@ interface FoldArguments {
   minTextPx: number;
   rowHeightLimit: number;
   heightLimit: number;
+  mostRows: number;
 }
+
+/** The most rows a drawing is folded into: each row repeats the picture in the card's markup. */
+const mostFoldedRows = 4;
 
 /** One row of a folded drawing: the part of the picture it shows, as fractions of its width and height. */
 export interface FoldedRow {
@@ -363,7 +367,7 @@ export interface FoldedRow {
  * on, and it is drawn larger, its text a tenth over the floor (never past its own size, the
  * card's width, nor the limits' heights). Undefined when no folding reaches the floor within them.
  */
-function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit }: FoldArguments): (DrawnInPage & { ok: true; rows: FoldedRow[] }) | undefined {
+function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit, mostRows }: FoldArguments): (DrawnInPage & { ok: true; rows: FoldedRow[] }) | undefined {
   const drawing = document.querySelector<SVGSVGElement>('#diagram svg')!;
   const box = drawing.getBoundingClientRect();
   const natural = Number(drawing.dataset.natural);
@@ -405,7 +409,7 @@ function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit }
     previous = split;
   }
   edges.push(box.width);
-  if (edges.length < 3) return undefined;
+  if (edges.length < 3 || edges.length - 1 > mostRows) return undefined;
   // Each row from the top of what is drawn in it to its bottom, with a margin.
   const margin = 4;
   const rows = edges.slice(1).map((right, k) => {

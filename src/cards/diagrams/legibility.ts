@@ -44,8 +44,10 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
       // Participants closer together, with their messages and notes wrapped to fit between them.
       return { source, config: { ...config, sequence: { wrap: true, width: 100, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } } };
     case 'journey':
-      // Narrower task boxes, closer together, and less margin to the left of the first.
-      return { source, config: { ...config, journey: { diagramMarginX: 8, leftMargin: 100, width: 100, taskMargin: 10, boxMargin: 6 } } };
+      // Narrower task boxes, closer together, and less margin to the left of the first. Its title
+      // at 20 px rather than Mermaid's 4ex (35 px), which ran over several sections, so that no
+      // fold between them (diagram-page.ts) was left.
+      return { source, config: { ...config, journey: { diagramMarginX: 8, leftMargin: 100, width: 100, taskMargin: 10, boxMargin: 6, titleFontSize: '20px' } } };
     case 'c4context':
     case 'c4container':
     case 'c4component':
