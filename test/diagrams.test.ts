@@ -698,6 +698,27 @@ describe('the diagram page', () => {
     }, 'cyberpunk');
   });
 
+  it("draws a pie's whole legend of many slices, each colour in the row of its name", async () => {
+    // Mermaid centres a pie's legend on the pie: thirty slices ran past the top and bottom of its
+    // frame and were cut. Folded, the legend's colours were split from their names, 4 px away.
+    const pie = `pie\n${Array.from({ length: 30 }, (_, i) => `  "slice ${i} with a fairly long label" : ${i + 1}`).join('\n')}`;
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const drawn = await diagramPage.draw(pie, { theme, cardWidth: 440, deviceScale: 1 });
+      assert.ok(drawn.ok, 'drawn');
+      const legend = await page.evaluate(() => {
+        const svg = document.querySelector('#diagram svg')!.getBoundingClientRect();
+        return Array.from(document.querySelectorAll('#diagram svg g.legend'), (entry) => {
+          const [swatch, name] = [entry.querySelector('rect')!.getBoundingClientRect(), entry.querySelector('text')!.getBoundingClientRect()];
+          return { swatch: [swatch.left - svg.left, swatch.right - svg.left], name: [name.left - svg.left, name.right - svg.left], inside: name.top >= svg.top && name.bottom <= svg.bottom && name.right <= svg.right };
+        });
+      });
+      assert.equal(legend.length, 30);
+      assert.ok(legend.every((entry) => entry.inside), 'every name inside the drawing');
+      const edges = (drawn.rows ?? []).slice(1).map((row) => row.left * drawn.width);
+      for (const entry of legend) assert.ok(!edges.some((edge) => edge > entry.swatch[0]! && edge < entry.name[1]!), 'no fold between a colour and its name');
+    });
+  });
+
   it("counts a diagram drawn at its own size with 10 px labels as legible, not as under the 10 px floor (mermaid's README gitGraph, top to bottom)", async () => {
     // The gitGraph of mermaid's README, written top to bottom: 221 px wide, so drawn at its own
     // size, its commit labels 10 px. Measured through the drawing's scale, they came out at

@@ -391,10 +391,13 @@ function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, heightLimit, 
     parts.push({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top, holds });
   }
   const spans = parts.filter((part) => part.holds).sort((a, b) => a.left - b.left);
+  // A split needs a gap of 6 px of the drawing at its own size: a pie's legend keeps its colours
+  // 4 px from their names, which must stay together; a journey's sections are 10 px apart.
+  const narrowestGap = (6 * box.width) / natural;
   const splits: number[] = [];
   let reach = spans[0]?.right ?? 0;
   for (const { left, right } of spans.slice(1)) {
-    if (left - reach >= 2) splits.push((reach + left) / 2);
+    if (left - reach >= narrowestGap) splits.push((reach + left) / 2);
     reach = Math.max(reach, right);
   }
   // Parts filled into rows, left to right, each row as wide as it may be.
@@ -574,27 +577,30 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   if (natural !== undefined) size(natural);
   if (natural !== undefined) drawing.dataset.natural = String(natural);
   await document.fonts.ready;
-  // A C4 diagram's viewBox keeps the width of its widest possible row, hundreds of px wider than
-  // what it draws, and a journey's counts its left margin twice and keeps 60 px under its lowest
-  // line: shrunk to the card, their text shrank with that empty room. Such a frame is narrowed (and
-  // lowered) to the drawing and a margin. Other types fit their drawing this closely already
-  // (mermaid's README's ten diagrams), and measuring them is not free: getBBox took 55 ms of a
-  // sequence diagram's 280.
-  const loose = ['c4', 'journey'].includes(drawing.getAttribute('aria-roledescription') ?? '');
-  const content = natural !== undefined && natural > width && loose ? drawing.getBBox() : undefined;
-  const margin = 8;
+  // Some types' frames do not fit what they draw. A C4 diagram's viewBox keeps the width of its
+  // widest possible row, hundreds of px wider than what it draws, and a journey's counts its left
+  // margin twice and keeps 60 px under its lowest line: shrunk to the card, their text shrank with
+  // that empty room. A pie's legend of many slices runs past the top and bottom of its frame, and
+  // was cut. Such a frame is fitted to the drawing and a margin, on each axis where it is looser
+  // than that or cuts into it. Other types fit their drawing closely already (mermaid's README's
+  // ten diagrams), and measuring them is not free: getBBox took 55 ms of a sequence diagram's 280.
+  const role = drawing.getAttribute('aria-roledescription');
+  const misfit = ((role === 'c4' || role === 'journey') && natural !== undefined && natural > width) || role === 'pie';
+  const content = natural !== undefined && misfit ? drawing.getBBox() : undefined;
   if (natural !== undefined && content && content.width > 0 && content.height > 0) {
-    const narrowed = viewBox.width - content.width > 4 * margin ? (natural * (content.width + 2 * margin)) / viewBox.width : natural;
-    if (narrowed !== natural) {
-      viewBox.x = content.x - margin;
-      viewBox.width = content.width + 2 * margin;
-    }
-    if (viewBox.height - content.height > 4 * margin) {
+    const margin = 8;
+    const refits = (start: number, size: number, contentStart: number, contentSize: number) =>
+      size - contentSize > 4 * margin || contentStart < start || contentStart + contentSize > start + size;
+    const fittedWidth = refits(viewBox.x, viewBox.width, content.x, content.width) ? content.width + 2 * margin : viewBox.width;
+    const fittedNatural = (natural * fittedWidth) / viewBox.width;
+    if (fittedWidth !== viewBox.width) viewBox.x = content.x - margin;
+    viewBox.width = fittedWidth;
+    if (refits(viewBox.y, viewBox.height, content.y, content.height)) {
       viewBox.y = content.y - margin;
       viewBox.height = content.height + 2 * margin;
     }
-    size(narrowed);
-    drawing.dataset.natural = String(narrowed);
+    size(fittedNatural);
+    drawing.dataset.natural = String(fittedNatural);
   }
   // A time axis (gantt) gets a label per tick, however close the ticks: where labels would
   // overprint, only every second, third, … keeps its label (the tick line stays).
