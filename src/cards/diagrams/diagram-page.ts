@@ -25,7 +25,8 @@ import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePal
  * `smallestTextPx` is its smallest text as the card shows it (after the diagram is scaled to the
  * card's content width, and to its height where a split card scales it), absent for a diagram
  * without text. `cuts`: where a drawing taller than a card may be cut across, fractions of its
- * height, with `textPx`, its smallest text as drawn (before any scaling to a card); `rows`: the parts of a drawing folded into rows, left to right (it is then wider than
+ * height; `textPx`: its smallest text at the size the card lays it out at, before any scaling to
+ * a card or to the room left on one (the pagination keeps it at the floor); `rows`: the parts of a drawing folded into rows, left to right (it is then wider than
  * the card, each row at most as wide). `transient`: the failure may not happen again (the time limit on a busy machine, a
  * crashed page), so a card showing it is not remembered by the render cache.
  */
@@ -215,9 +216,11 @@ export class DiagramPage {
     });
     const smallestTextPx = sliced ? sliced.atWidthPx : (folded ?? drawn).smallestTextPx;
     const smallest = smallestTextPx === undefined || !Number.isFinite(smallestTextPx) ? {} : { smallestTextPx };
-    const textPx = Number.isFinite(atWidthPx) ? { textPx: atWidthPx } : {};
-    const parts = cuts && cuts.length > 0 ? { cuts, ...textPx } : folded ? { rows: folded.rows } : {};
-    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...parts };
+    // Its smallest text at the size the card lays the picture out at (a folded one's rows grown).
+    const laidOutPx = folded ? folded.smallestTextPx : atWidthPx;
+    const textPx = laidOutPx !== undefined && Number.isFinite(laidOutPx) ? { textPx: laidOutPx } : {};
+    const parts = cuts && cuts.length > 0 ? { cuts } : folded ? { rows: folded.rows } : {};
+    return { ok: true, png: Buffer.from(data, 'base64'), width: box.width, height: box.height, ...smallest, ...textPx, ...parts };
   }
 
   /**

@@ -1,7 +1,7 @@
 // ```mermaid fences → diagram images. Runs after the sanitizer and before the code block step: the
 // fence's text is the diagram's source, which the drawer (Mermaid in a page of its own, see
 // src/cards/diagrams/diagram-page.ts) turns into a PNG in the card's theme; the card gets
-//   <figure class="diagram"><img src="data:image/png;base64,…" width height alt></figure>
+//   <figure class="diagram" data-text-px><img src="data:image/png;base64,…" width height alt></figure>
 // which scales like any image; one drawn to be cut over several cards carries data-cuts (where
 // it may be cut: slice-diagrams.ts in the pagination), and one too wide to read on a card is
 // folded into rows, a window on the picture each (figure.diagram-folded). A diagram that cannot be drawn becomes
@@ -83,14 +83,13 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
     children: [],
   };
   if (drawn.link) linkedImages.add(image);
-  if (drawn.rows?.length) return foldedFigure(image, drawn.width, drawn.height, drawn.rows);
+  // Its smallest text as laid out: the pagination cuts or scales it no further than the floor.
+  const textPx = drawn.textPx ? { dataTextPx: drawn.textPx.toFixed(1) } : {};
+  if (drawn.rows?.length) return foldedFigure(image, drawn.width, drawn.height, drawn.rows, textPx);
   // Where a diagram too tall for a card (or for the room under its heading) may be cut, fractions
-  // of its height, and its smallest text as drawn: the pagination cuts it there rather than shrink
-  // that text under the floor.
-  const cuts = drawn.cuts?.length
-    ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' '), ...(drawn.textPx ? { dataTextPx: drawn.textPx.toFixed(1) } : {}) }
-    : {};
-  return { type: 'element', tagName: 'figure', properties: { className: ['diagram'], ...cuts }, children: [image] };
+  // of its height: the pagination cuts it there rather than shrink its text under the floor.
+  const cuts = drawn.cuts?.length ? { dataCuts: drawn.cuts.map((cut) => cut.toFixed(4)).join(' ') } : {};
+  return { type: 'element', tagName: 'figure', properties: { className: ['diagram'], ...cuts, ...textPx }, children: [image] };
 }
 
 /**
@@ -99,7 +98,7 @@ function diagramFigure(drawn: Extract<DrawnDiagram, { ok: true }>, source: strin
  * each row as a piece, so the rows may go on over cards. The picture is named once: the other
  * windows repeat it for the eye only.
  */
-function foldedFigure(image: Element, width: number, height: number, rows: FoldedRow[]): Element {
+function foldedFigure(image: Element, width: number, height: number, rows: FoldedRow[], textPx: Element['properties']): Element {
   // Whole px, so that neighbouring parts meet without a seam.
   const x = (fraction: number) => Math.round(fraction * width);
   const y = (fraction: number) => Math.round(fraction * height);
@@ -122,7 +121,7 @@ function foldedFigure(image: Element, width: number, height: number, rows: Folde
       children: [copy],
     };
   });
-  return { type: 'element', tagName: 'figure', properties: { className: ['diagram', 'diagram-folded'] }, children: windows };
+  return { type: 'element', tagName: 'figure', properties: { className: ['diagram', 'diagram-folded'], ...textPx }, children: windows };
 }
 
 function failedDiagram(pre: Element, source: string, message: string): Element {

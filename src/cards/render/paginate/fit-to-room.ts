@@ -1,9 +1,11 @@
 // A diagram, image or table that does not fit the room left at the foot of a card is scaled down
 // to fit it when it stays legible: to no less than `legibleScale` of the size it is laid out at, a
-// table's text to no less than `smallestTableText` (README.md, "Split modes"). Otherwise it moves
+// table's text to no less than `smallestTableText`, a diagram's to no less than the diagrams' floor
+// (README.md, "Split modes"). Otherwise it moves
 // to the next card whole, with its heading (the keep-with-next rule). card-cost.ts weighs a card
 // ending in such a "tail" with it scaled; the card assembler scales the copy on the card, never the
 // document.
+import { diagramLimits } from '../../diagrams/diagram-limits.js';
 import { px, styleOf } from './css.js';
 import { isCaptionLine, isImage } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
@@ -39,7 +41,7 @@ const alreadyScaled = (el: Element): boolean => (el as HTMLElement).style.transf
 
 /**
  * The tail that ends at each piece, if any: a picture alone in its paragraph, a picture or figure
- * block, an unsplit table, or the last row of a table (the whole table, when it begins on the same
+ * block, a row of a folded diagram, an unsplit table, or the last row of a table (the whole table, when it begins on the same
  * card). A card that ends in a picture's caption may scale the picture above it.
  */
 export function tailsOf(pieces: Piece[]): (Tail | undefined)[] {
@@ -55,14 +57,31 @@ function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
   let el: Element | undefined;
   let first = i;
   if (piece.kind === 'line' && isImage(piece)) el = piece.run!.nodes.find((node) => node.nodeType === Node.ELEMENT_NODE) as Element;
-  else if (piece.kind === 'block' && (isImage(piece) || piece.el.tagName === 'TABLE')) el = piece.el;
+  else if (piece.kind === 'block' && (isImage(piece) || piece.el.tagName === 'TABLE' || piece.el.classList.contains('diagram-row'))) el = piece.el;
   else if (piece.kind === 'row' && piece.row === piece.rowCount! - 1) {
     el = piece.table!;
     first = i - piece.row!;
   }
   if (!el || alreadyScaled(el)) return undefined;
-  const floor = el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : legibleScale;
+  const floor = el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : Math.max(legibleScale, diagramFloor(el));
   return { first, el, height: el.getBoundingClientRect().height, floor };
+}
+
+/**
+ * The smallest scale a diagram (its figure, its picture or a row of a folded one) keeps its text at
+ * the diagrams' floor at: its figure says how large its smallest text is laid out (data-text-px,
+ * markdown/mermaid-diagrams.ts), and a picture may already be drawn smaller than that. 0 for any
+ * other picture.
+ */
+function diagramFloor(el: Element): number {
+  const figure = el.closest<HTMLElement>('figure.diagram');
+  const textPx = Number(figure?.dataset.textPx);
+  if (!figure || !(textPx > 0)) return 0;
+  const img = el.tagName === 'IMG' ? el : el.querySelector('img');
+  const laidOut = Number(img?.getAttribute('width'));
+  const shown = img?.getBoundingClientRect().width ?? 0;
+  const drawnAt = laidOut > 0 && shown > 0 ? Math.min(1, shown / laidOut) : 1;
+  return diagramLimits.minTextPx / (textPx * drawnAt);
 }
 
 /**
