@@ -629,7 +629,9 @@ describe('the diagram page', () => {
           Array.from(document.querySelectorAll('#diagram svg :is(text.journey-section, text.task)'), (name) => {
             const box = name.closest('g')!.querySelector('rect')!;
             const channels = (colour: string) => colour.match(/\d+/g)!.slice(0, 3).map(Number) as [number, number, number];
-            return { name: name.textContent!.trim(), text: channels(getComputedStyle(name).fill), box: channels(getComputedStyle(box).fill) };
+            // A long task name is wrapped over lines (tspans) to fit its box.
+            const words = Array.from(name.querySelectorAll('tspan'), (line) => line.textContent!.trim()).join(' ') || name.textContent!.trim();
+            return { name: words, text: channels(getComputedStyle(name).fill), box: channels(getComputedStyle(box).fill) };
           }),
         );
         assert.deepEqual(names.map((label) => label.name).sort(), ['Do work', 'Go downstairs', 'Go home', 'Go to work', 'Go upstairs', 'Make tea', 'Sit down']);
@@ -698,6 +700,38 @@ describe('the diagram page', () => {
       const journey = await colours();
       assert.deepEqual(new Set(journey.heads.concat(journey.lines)), new Set([c4.lines[0]]), 'the journey\'s axis and its arrowhead in the line colour');
     }, 'cyberpunk');
+  });
+
+  it("draws a Chinese journey's names in the card's faces, each long task name wrapped to its box, folded between sections", async () => {
+    // Mermaid names a face of its own for a journey's title and tasks ("Open Sans"), which the
+    // page lacks: their Chinese came out as empty boxes. Its task names run on one line past their
+    // boxes, and covered the gaps a fold needs.
+    const source = 'journey\n  title 周末咖啡店探店\n  section 出发\n    查攻略找地址: 4: 我\n    地铁换乘两次: 2: 我\n    门口排队四十分钟: 1: 我, 朋友\n  section 点单\n    研究菜单: 4: 我\n    点招牌燕麦拿铁: 5: 我\n  section 享受\n    拍照打卡: 5: 我, 朋友\n    坐在窗边聊天: 5: 我, 朋友';
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(drawn.ok && (drawn.rows?.length ?? 0) >= 2, `folded: ${JSON.stringify(drawn.ok && drawn.rows)}`);
+      assert.ok(drawn.smallestTextPx! >= diagramLimits.minTextPx, `${drawn.smallestTextPx} px`);
+      const overflowing = await page.evaluate(() =>
+        Array.from(document.querySelectorAll<SVGTextElement>('#diagram svg text.task'))
+          .filter((name) => name.getBBox().width > name.closest('g')!.querySelector<SVGRectElement>(':scope > rect.task')!.width.baseVal.value)
+          .map((name) => name.textContent),
+      );
+      assert.deepEqual(overflowing, [], 'every task name within its box');
+      const session = await page.context().newCDPSession(page);
+      try {
+        await session.send('DOM.enable');
+        await session.send('CSS.enable');
+        const { root } = await session.send('DOM.getDocument', { depth: -1 });
+        const { nodeIds } = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '#diagram svg :is(text.task tspan, text.journey-section, text.legend, text:not([class]))' });
+        assert.ok(nodeIds.length >= 12, `${nodeIds.length} texts`);
+        for (const nodeId of nodeIds) {
+          const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
+          assert.ok(fonts.length > 0 && fonts.every((font) => font.isCustomFont), `drawn in the card's faces: ${JSON.stringify(fonts)}`);
+        }
+      } finally {
+        await session.detach();
+      }
+    });
   });
 
   it("draws a pie's whole legend of many slices, each colour in the row of its name", async () => {

@@ -64,6 +64,14 @@ export const diagramScripts: Record<string, string> = {
 /** The page's own files are all it may load; its origin is its ScriptServer's. */
 const contentSecurityPolicy = (origin: string) => ["default-src 'none'", `script-src ${origin}`, "style-src 'unsafe-inline'", `font-src ${origin}`, 'img-src data:'].join('; ');
 
+/**
+ * The page's own styles. Every text of a drawing is set in the card's faces (--diagram-font, set
+ * per drawing): some types name a face of their own for some texts (a journey's tasks and title, a
+ * C4 diagram's elements: "Open Sans", which the page lacks), and their Chinese came out as empty
+ * boxes from the fallback. Mermaid draws in an element of that id while it measures, too.
+ */
+const diagramPageCss = '#diagram{position:absolute;left:0;top:0} svg#diagram-svg :is(text, tspan){font-family:var(--diagram-font) !important}';
+
 /** A sample card of the theme, read for its colours, type and content width (see readCard). */
 const sampleContent =
   '<h2 id="sample-heading">Title</h2><p id="sample-text">Text <a id="sample-link" href="#">link</a> <strong id="sample-strong">bold</strong></p>' +
@@ -117,7 +125,7 @@ export class DiagramPage {
     try {
       const document = shell.html.replace(
         '</head>',
-        `${Object.keys(diagramScripts).map((src) => `<script src="${src}"></script>`).join('')}<style>#diagram{position:absolute;left:0;top:0}</style></head>`,
+        `${Object.keys(diagramScripts).map((src) => `<script src="${src}"></script>`).join('')}<style>${diagramPageCss}</style></head>`,
       ).replace('<div id="cards"></div>', '<div id="cards"></div><div id="diagram"></div>');
       // The page's origin is the loopback port its scripts come from: Chromium lets a page fetch
       // from a loopback address only when the page is on one itself. Every request still goes
@@ -531,6 +539,7 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   host.replaceChildren();
   host.style.width = `${width}px`;
   host.style.fontFamily = String(config.fontFamily);
+  document.documentElement.style.setProperty('--diagram-font', String(config.fontFamily));
   // What Mermaid draws in currentColor (a Gantt chart's grid lines, from d3's axis) takes the grid colour.
   host.style.color = String((config.themeVariables as Record<string, unknown>).gridColor);
   // Gantt charts take the width of their container, which Mermaid's scratch element lacks, and
@@ -580,6 +589,35 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
   if (natural !== undefined) size(natural);
   if (natural !== undefined) drawing.dataset.natural = String(natural);
   await document.fonts.ready;
+  // A journey draws each task's name on one line however long, over the boxes beside it (and no
+  // fold is left between them, see foldInPage): a name wider than its box is wrapped to fit it,
+  // between words (Chinese ones too), up to three lines.
+  for (const name of Array.from(drawing.querySelectorAll<SVGTextElement>('text.task'))) {
+    const box = name.closest('g')?.querySelector<SVGRectElement>(':scope > rect.task');
+    const line = name.querySelector('tspan');
+    if (!box || !line || name.querySelectorAll('tspan').length !== 1) continue;
+    const room = box.width.baseVal.value - 8;
+    const text = line.textContent ?? '';
+    if (room <= 0 || line.getComputedTextLength() <= room) continue;
+    const words = Array.from(new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text), (part) => part.segment);
+    const lines: string[] = [];
+    for (const word of words) {
+      const last = lines.length > 0 ? lines[lines.length - 1]! : undefined;
+      line.textContent = (last ?? '') + word;
+      if (last === undefined || (line.getComputedTextLength() > room && last.trim() !== '' && lines.length < 3)) lines.push(word.trimStart());
+      else lines[lines.length - 1] = last + word;
+    }
+    const lineHeight = parseFloat(getComputedStyle(name).fontSize) * 1.15;
+    const x = line.getAttribute('x') ?? '';
+    line.remove();
+    lines.forEach((text, i) => {
+      const part = document.createElementNS('http://www.w3.org/2000/svg', 'tspan');
+      part.setAttribute('x', x);
+      part.setAttribute('dy', String(i === 0 ? (-(lines.length - 1) / 2) * lineHeight : lineHeight));
+      part.textContent = text.trimEnd();
+      name.appendChild(part);
+    });
+  }
   // Some types' frames do not fit what they draw. A C4 diagram's viewBox keeps the width of its
   // widest possible row, hundreds of px wider than what it draws, and a journey's counts its left
   // margin twice and keeps 60 px under its lowest line: shrunk to the card, their text shrank with
