@@ -734,6 +734,25 @@ describe('the diagram page', () => {
     });
   });
 
+  it("cuts a class diagram between its classes, never between a class's members", async () => {
+    // A class's box and the lines between its members are paths, which did not hold a cut off:
+    // Book's "+String isbn" ended one card and "+String title" began the next.
+    const source = `classDiagram\n${['Customer', 'Order', 'OrderLine', 'Book', 'Author', 'Inventory'].map((name) => `  class ${name} {\n    +String name\n    +String note\n    +total() Money\n  }`).join('\n')}\n  Customer --> Order\n  Order *-- OrderLine\n  OrderLine --> Book\n  Book --> Author\n  Inventory --> Book`;
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(drawn.ok && (drawn.cuts?.length ?? 0) > 0, 'it may be cut');
+      const classes = await page.evaluate(() => {
+        const box = document.querySelector('#diagram svg')!.getBoundingClientRect();
+        return Array.from(document.querySelectorAll('#diagram svg g.node'), (node) => {
+          const r = node.getBoundingClientRect();
+          return [(r.top - box.top) / box.height, (r.bottom - box.top) / box.height] as const;
+        });
+      });
+      assert.equal(classes.length, 6);
+      for (const cut of drawn.cuts!) assert.ok(classes.every(([top, bottom]) => cut < top || cut > bottom), `the cut at ${cut.toFixed(3)} goes through a class`);
+    });
+  });
+
   it("draws a pie's whole legend of many slices, each colour in the row of its name", async () => {
     // Mermaid centres a pie's legend on the pie: thirty slices ran past the top and bottom of its
     // frame and were cut. Folded, the legend's colours were split from their names, 4 px away.

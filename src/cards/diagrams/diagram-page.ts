@@ -311,18 +311,21 @@ const slicingGain = 1.25;
 
 /**
  * In the page: where the drawing may be cut across, as fractions of its height from the top: the
- * middle of every band that crosses no text and no shape (a flowchart's gaps between its rows of
- * boxes, which only arrows cross). A shape taller than half the drawing (a subgraph's frame, a
- * background) does not count: a cut may go through its frame.
+ * middle of every band that crosses no text, no shape and no node (a flowchart's gaps between its
+ * rows of boxes, which only arrows cross; never between a class's members). A shape taller than
+ * half the drawing (a subgraph's frame, a background) does not count: a cut may go through its
+ * frame.
  */
 function cutsInPage(): number[] {
   const drawing = document.querySelector('#diagram svg')!;
   const box = drawing.getBoundingClientRect();
   const spans: [number, number][] = [];
-  for (const el of Array.from(drawing.querySelectorAll('text, foreignObject, rect, circle, ellipse, polygon, image, use'))) {
+  // A node's group (g.node) counts whole: a class's box and the lines between its members are
+  // paths, and a C4 database's cylinder too. A shape's stroke reaches past its box: 2 px more.
+  for (const el of Array.from(drawing.querySelectorAll('text, foreignObject, rect, circle, ellipse, polygon, image, use, g.node'))) {
     const r = el.getBoundingClientRect();
     if (r.height <= 0 || r.width <= 0 || r.height > box.height / 2) continue;
-    spans.push([r.top - box.top, r.bottom - box.top]);
+    spans.push([r.top - box.top - 2, r.bottom - box.top + 2]);
   }
   // Lines that run across (a sequence diagram's messages) hold to the label above them, and to
   // their arrowheads, which are markers outside their boxes; lines that run down (a flowchart's
