@@ -352,7 +352,7 @@ describe('mermaid diagrams', () => {
     const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
     const source = /```mermaid\n(\s*journey\n[\s\S]*?)```/.exec(readme)?.[1];
     assert.ok(source, "mermaid's README still has its journey example");
-    for (const themeId of ['minimal', 'cyberpunk', 'coil-notebook']) {
+    for (const themeId of ['minimal', 'cyberpunk']) {
       const { cards, drawn } = await layOutWithDiagrams(`# My day\n\nA working day, as a user journey:\n\n${fence(source)}\n\nThat is all.`, themeId, 440, 586);
       const [diagram] = drawn;
       assert.ok(diagram?.ok && diagram.rows && diagram.rows.length >= 2, `${themeId}: folded into rows`);
