@@ -1,10 +1,9 @@
 // A diagram, image or table that does not fit the room left at the foot of a card is scaled down
 // to fit it when it stays legible: to no less than `legibleScale` of the size it is laid out at, a
 // table's text to no less than `smallestTableText`, a diagram's to no less than the diagrams' floor
-// (README.md, "Split modes"). Otherwise it moves
-// to the next card whole, with its heading (the keep-with-next rule). card-cost.ts weighs a card
-// ending in such a "tail" with it scaled; the card assembler scales the copy on the card, never the
-// document.
+// (README.md, "Split modes"). Otherwise it moves to the next card whole, with its heading (the
+// keep-with-next rule). card-cost.ts weighs a card ending in such a "tail" with it scaled; the card
+// assembler scales the copy on the card, never the document.
 import { diagramLimits } from '../../diagrams/diagram-limits.js';
 import { px, styleOf } from './css.js';
 import { isCaptionLine, isImage } from './piece-kinds.js';
@@ -41,8 +40,9 @@ const alreadyScaled = (el: Element): boolean => (el as HTMLElement).style.transf
 
 /**
  * The tail that ends at each piece, if any: a picture alone in its paragraph, a picture or figure
- * block, a row of a folded diagram, an unsplit table, or the last row of a table (the whole table, when it begins on the same
- * card). A card that ends in a picture's caption may scale the picture above it.
+ * block, a row of a folded diagram, an unsplit table, or the last row of a table (the whole table,
+ * when it begins on the same card). A card that ends in a picture's caption may scale the picture
+ * above it.
  */
 export function tailsOf(pieces: Piece[]): (Tail | undefined)[] {
   const tails: (Tail | undefined)[] = [];
