@@ -57,6 +57,8 @@ export function isCaptionLine(pieces: Piece[], i: number): boolean {
  */
 export function endsIntroduction(piece: Piece): boolean {
   if (piece.kind !== 'line' || piece.line !== piece.run!.lines.length - 1 || preformatted(piece.run!.container)) return false;
-  const text = piece.run!.nodes.map((node) => node.textContent ?? '').join('');
-  return /[:：]\s*$/.test(text);
+  return introducesNext(piece.run!.nodes.map((node) => node.textContent ?? '').join(''));
 }
+
+/** Whether a paragraph's text introduces what follows: it ends in a colon ("Install it:", "步骤："). */
+export const introducesNext = (text: string): boolean => /[:：]\s*$/.test(text);

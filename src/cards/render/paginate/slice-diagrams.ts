@@ -5,6 +5,7 @@
 // between them and a card's slices join into one picture again.
 import { diagramLimits } from '../../diagrams/diagram-limits.js';
 import { isHeading, px, styleOf } from './css.js';
+import { introducesNext } from './piece-kinds.js';
 
 /** A band thinner than this is joined to the one below it: no card ends on a sliver of a diagram. */
 const thinnestSlice = 24;
@@ -56,7 +57,7 @@ export function sliceTallDiagrams(inner: HTMLElement, available: number): void {
 function keptAbove(figure: HTMLElement): number {
   let first: Element | undefined;
   for (let el = figure.previousElementSibling, count = 0; el && count < 2; el = el.previousElementSibling, count++) {
-    const introduces = el.tagName === 'P' && /[:：]\s*$/.test(el.textContent ?? '');
+    const introduces = el.tagName === 'P' && introducesNext(el.textContent ?? '');
     if (!isHeading(el) && !(introduces && count === 0)) break;
     first = el;
     if (isHeading(el)) break;
