@@ -4,11 +4,13 @@
 // Runs after sanitizing, so these attributes are ours, never the author's.
 import type { Root, Element } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 
 export function rehypeAnnotateForThemes() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (node.tagName === 'h1' || node.tagName === 'h2' || node.tagName === 'h3') {
         node.properties.dataText = textOf(node).trim();
       }

@@ -7,7 +7,8 @@
 // paragraph that is mostly English as much as in one all in Korean.
 import type { Element, Root } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 
 const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
 const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
@@ -31,6 +32,7 @@ export function cjkShare(text: string): { cjk: boolean; korean: boolean } {
 export function rehypeMarkCjkBlocks() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (!textBlocks.has(node.tagName)) return;
       const share = cjkShare(textOf(node));
       if (share.cjk) node.properties.dataCjk = '';

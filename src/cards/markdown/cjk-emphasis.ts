@@ -3,12 +3,14 @@
 // marks emphasis with dots instead. Each CJK run inside emphasis is wrapped in span.cjk-em, which
 // themes/_base.css draws upright with emphasis dots (Latin words around it stay italic).
 import type { Element, ElementContent, Root } from 'hast';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 import { spanCjkRuns } from './cjk-upright.js';
 
 export function rehypeCjkEmphasis() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (node.tagName !== 'em' && node.tagName !== 'i') return;
       node.children = node.children.flatMap(wrapRuns);
     });

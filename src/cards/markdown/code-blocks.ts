@@ -14,6 +14,7 @@ import type { Element, ElementContent, Parents, Root } from 'hast';
 import type { Root as MdastRoot } from 'mdast';
 import type { BundledLanguage, Highlighter } from 'shiki';
 import { visit } from 'unist-util-visit';
+import { markHighlightedCode } from './highlighted-code.js';
 import { readableReplacements } from './code-colours.js';
 import { addCodeBreakPoints, alignedLineWidth, markLineIndents } from './code-wrap.js';
 import type { VFile } from 'vfile';
@@ -156,7 +157,7 @@ async function frameCodeBlock(loaded: LoadedShiki, code: Element): Promise<Eleme
   ];
   // The header sits inside the <pre>, so a theme's code block style (background, radius,
   // padding) frames header and code together.
-  return {
+  return markHighlightedCode({
     type: 'element',
     tagName: 'pre',
     properties: {
@@ -168,7 +169,7 @@ async function frameCodeBlock(loaded: LoadedShiki, code: Element): Promise<Eleme
       { type: 'element', tagName: 'div', properties: { className: ['code-header'] }, children: header },
       { type: 'element', tagName: 'code', properties: {}, children: highlighted.children },
     ],
-  };
+  });
 }
 
 /**

@@ -4,7 +4,8 @@
 // marked `data-han="full"`, and themes/_base.css draws it with faces that hold every character.
 import type { Element, Root } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 
 const blocks = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'blockquote', 'dt', 'dd', 'td', 'th', 'figcaption', 'summary']);
 
@@ -26,6 +27,7 @@ const hasHan = /\p{Script=Han}/u;
 export function rehypeMarkHanRepertoire() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (!blocks.has(node.tagName)) return;
       const text = textOf(node);
       if (!hasHan.test(text)) return;

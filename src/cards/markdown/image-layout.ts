@@ -5,7 +5,8 @@
 //     drawn at its own size in a row that wraps like words;
 //   - inside a sentence, as an icon among words: `image-in-text`, drawn the height of the line.
 import type { Element, ElementContent, Root } from 'hast';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 
 const textBlocks = new Set(['p', 'li', 'dd', 'dt', 'td', 'th', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'summary']);
 /** Blocks that may sit inside a text block (a list item's sub-list or quote) and have lines of their own. */
@@ -17,6 +18,7 @@ const isImage = (node: Element) =>
 export function rehypeImageLayout() {
   return (tree: Root) => {
     visit(tree, 'element', (block: Element) => {
+      if (isHighlightedCode(block)) return SKIP;
       if (!textBlocks.has(block.tagName)) return;
       const found = { images: [] as Element[], text: false };
       collect(block.children, found);

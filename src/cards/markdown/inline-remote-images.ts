@@ -6,7 +6,8 @@
 // drawn as a PNG (images/svg-raster.ts), so the render page never gets an SVG.
 import type { Element, Root } from 'hast';
 import type { VFile } from 'vfile';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 import { RemoteImageRefused, toDataUri, type FetchedImage, type ImageSource } from '../images/remote-image-fetcher.js';
 import { decodeDataUrl, sniffImage } from '../images/sniff-image.js';
 
@@ -50,6 +51,7 @@ export function rehypeInlineRemoteImages() {
     if (!context) return;
     const images: Element[] = [];
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (node.tagName !== 'img' || typeof node.properties.src !== 'string') return;
       if (/^data:/i.test(node.properties.src)) {
         if (checkDataImage(node, context)) images.push(node);

@@ -10,12 +10,14 @@
 // left out, with the link or paragraph that held nothing else (rehypeDropDecorativePlaceholdersInLines,
 // once rehypeImageLayout has placed the images).
 import type { Root, Element, ElementContent } from 'hast';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 import { linkedImages } from './inline-remote-images.js';
 
 export function rehypePlaceholderForUnloadedImages() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element, index, parent) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (node.tagName !== 'img' || !parent || index === undefined) return;
       const src = typeof node.properties.src === 'string' ? node.properties.src : '';
       if (src.startsWith('data:image/') || linkedImages.has(node)) return;

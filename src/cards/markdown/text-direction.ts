@@ -7,7 +7,8 @@
 // (themes/README.md §2).
 import type { Element, Root } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
-import { visit } from 'unist-util-visit';
+import { SKIP, visit } from 'unist-util-visit';
+import { isHighlightedCode } from './highlighted-code.js';
 
 const textBlocks = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'dd', 'td', 'th', 'figcaption', 'summary']);
 const containers = new Set(['ul', 'ol', 'li', 'blockquote', 'table', 'dl']);
@@ -25,6 +26,7 @@ export function runsRightToLeft(text: string): boolean {
 export function rehypeTextDirection() {
   return (tree: Root) => {
     visit(tree, 'element', (node: Element) => {
+      if (isHighlightedCode(node)) return SKIP;
       if (node.properties.dir !== undefined) return;
       // A block without a letter (a year in a table cell, a dash) would resolve left to right:
       // it keeps the direction of what holds it, so a number column of an Arabic table aligns right.
