@@ -69,6 +69,8 @@ export default async function renderInWorker(task: MarkdownTask): Promise<Markdo
       remoteImages: images,
       fetchRemote: task.fetchImages,
       diagrams,
+      // A first pass is thrown away once it has asked for something: it ends there.
+      ...(task.answers ? {} : { endOnceAsked: () => images.asked.length > 0 || (diagrams?.asked.length ?? 0) > 0 }),
       progress: (stage) => port.postMessage({ type: 'stage', stage } satisfies WorkerMessage),
     });
     // A first pass that asked for nothing is the document's HTML: most documents have a single pass.

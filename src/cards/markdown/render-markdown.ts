@@ -24,6 +24,7 @@ import type { ImageSource } from '../images/remote-image-fetcher.js';
 import { defaultMarkdown } from '../request/schema.js';
 import { rehypeAlertIcons } from './alert-icons.js';
 import { rehypeAnnotateForThemes } from './annotate-for-themes.js';
+import { AskingPassEnded, rehypeEndOnceDiagramsAsked, rehypeEndOnceImagesAsked } from './asking-pass.js';
 import { rehypeMarkBlankDocument } from './blank-document.js';
 import { rehypeCleanInlineStyles } from './clean-inline-styles.js';
 import { rehypeDropEmptyTables } from './empty-tables.js';
@@ -80,9 +81,12 @@ const htmlSteps: PluggableList = [
   rehypeMath,
   // Before the code blocks: a diagram that cannot be drawn leaves its source as a code block.
   rehypeMermaidDiagrams,
+  // A first pass that asked ends at one of these two (asking-pass.ts).
+  rehypeEndOnceDiagramsAsked,
   rehypeCodeBlocks,
   rehypeHashtags,
   rehypeInlineRemoteImages,
+  rehypeEndOnceImagesAsked,
   rehypePlaceholderForUnloadedImages,
   rehypeImageLayout,
   rehypeDropDecorativePlaceholdersInLines,
@@ -145,6 +149,11 @@ export interface RenderMarkdownOptions {
   signal?: AbortSignal;
   /** Told each stage the document enters (see progress.ts). */
   progress?: ProgressListener;
+  /**
+   * Whether the document has asked remoteImages or diagrams for something it will be rendered again
+   * with: the pass then ends after the step that asked, with no HTML (asking-pass.ts).
+   */
+  endOnceAsked?: () => boolean;
 }
 
 export interface RenderedMarkdown {
@@ -165,7 +174,13 @@ export async function renderMarkdown(markdown: string, options: RenderMarkdownOp
   const remoteImages: RemoteImageContext = { fetcher: options.remoteImages, fetchRemote: options.fetchRemote ?? true, signal: options.signal, failures: [] };
   const file = new VFile({
     value: markdown,
-    data: { remoteImages, hashtags: options.hashtags !== false, ...(options.diagrams ? { diagrams: options.diagrams } : {}), ...(options.progress ? { progress: options.progress } : {}) },
+    data: {
+      remoteImages,
+      hashtags: options.hashtags !== false,
+      ...(options.diagrams ? { diagrams: options.diagrams } : {}),
+      ...(options.progress ? { progress: options.progress } : {}),
+      ...(options.endOnceAsked ? { endOnceAsked: options.endOnceAsked } : {}),
+    },
   });
   try {
     options.progress?.('parsing the Markdown');
@@ -175,6 +190,7 @@ export async function renderMarkdown(markdown: string, options: RenderMarkdownOp
     if (result.data.blankDocument && markdown !== defaultMarkdown) return { html: String(await markdownProcessor.process(defaultMarkdown)), imageFailures: remoteImages.failures };
     return { html: String(result), imageFailures: remoteImages.failures };
   } catch (error) {
+    if (error instanceof AskingPassEnded) return { html: '', imageFailures: remoteImages.failures };
     if (error instanceof RangeError && /call stack/i.test(error.message)) throw tooDeepError();
     throw options.mdxMode ? mdxSyntaxError(error) : error;
   }
