@@ -67,9 +67,16 @@ export class DiagramPages {
     const timeLimit = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const drawn = await this.pools[lane].run(AbortSignal.any([signal, timeLimit.signal]), (page) => {
-        // The time limit runs from when the diagram has a page, not while it waits for one.
+      const startTimeLimit = () => {
+        clearTimeout(timer);
         timer = setTimeout(() => timeLimit.abort(new DOMException('diagram time limit', 'TimeoutError')), limitMs);
+      };
+      const drawn = await this.pools[lane].run(AbortSignal.any([signal, timeLimit.signal]), async (page) => {
+        // The time limit runs from when the diagram has a page, not while it waits for one, nor
+        // while a new page draws its first diagram (which has a limit of its own, the same).
+        startTimeLimit();
+        await page.page.warmUp(style);
+        startTimeLimit();
         return page.page.draw(source, style, performance.now() + limitMs);
       });
       this.drawn.set(key, drawn);
