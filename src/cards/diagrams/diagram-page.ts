@@ -331,7 +331,7 @@ const slicingGain = 1.25;
  * middle of every band that crosses no text, no shape and no node (a flowchart's gaps between its
  * rows of boxes, which only arrows cross; never between a class's members). A shape taller than
  * half the drawing (a subgraph's frame, a background) does not count: a cut may go through its
- * frame.
+ * frame. A pie is cut only between itself (under its title) and its legend.
  */
 function cutsInPage(): number[] {
   const drawing = document.querySelector('#diagram svg')!;
@@ -350,6 +350,12 @@ function cutsInPage(): number[] {
   for (const el of Array.from(drawing.querySelectorAll('line, path'))) {
     const r = el.getBoundingClientRect();
     if (r.width > 2 * r.height && r.height < box.height / 2) spans.push([r.top - box.top - 20, r.bottom - box.top + 5]);
+  }
+  // Parts that hold together: a pie's title and slices (its circle is taller than half a pie
+  // with its legend under it), and the names of its legend.
+  for (const selector of ['.pieTitleText, .pieCircle, .pieOuterCircle', 'g.legend']) {
+    const parts = Array.from(drawing.querySelectorAll(selector), (el) => el.getBoundingClientRect()).filter((r) => r.height > 0);
+    if (parts.length > 0) spans.push([Math.min(...parts.map((r) => r.top)) - box.top - 2, Math.max(...parts.map((r) => r.bottom)) - box.top + 2]);
   }
   spans.sort((a, b) => a[0] - b[0]);
   const cuts: number[] = [];

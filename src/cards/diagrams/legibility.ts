@@ -23,7 +23,7 @@ const preamble = /^(?:---\n[\s\S]*?\n---[ \t]*\n)?(?:[ \t]*(?:%%[^\n]*)?\n)*/;
 
 /**
  * The diagram redrawn to grow downwards rather than sideways, or undefined when its type has no
- * such layout (pie, gantt, mindmap, …) and it already grows downwards. An author's own
+ * such layout (gantt, mindmap, …) and it already grows downwards. An author's own
  * `%%{init}%%` still wins over the settings given here.
  */
 export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout | undefined {
@@ -43,6 +43,10 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
     case 'sequencediagram':
       // Participants closer together, with their messages and notes wrapped to fit between them.
       return { source, config: { ...config, sequence: { wrap: true, width: 100, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } } };
+    case 'pie':
+      // The legend under the pie instead of beside it (Mermaid's own layout, centred): a legend of
+      // long names made the drawing twice as wide as the pie, and its text half the size.
+      return { source, config: { ...config, pie: { ...(config.pie as object), legendPosition: 'bottom' } } };
     case 'journey':
       // Narrower task boxes, closer together, and less margin to the left of the first. Its title
       // at 20 px rather than Mermaid's 4ex (35 px), which ran over several sections, so that no
