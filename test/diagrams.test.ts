@@ -301,6 +301,8 @@ describe('mermaid diagrams', () => {
     picturesPast: number[];
     /** The rows of a folded diagram on the card: where in the picture it starts, its width, and how far it reaches past the content box. */
     rows: { left: number; width: number; shownWidth: number; bottomPast: number }[];
+    /** The card's text. */
+    text: string;
   }
 
   /** The document laid out into autoSplit cards of `theme` in the service's render page, its diagrams drawn for those cards. */
@@ -340,6 +342,7 @@ describe('mermaid diagrams', () => {
               shownWidth: row.getBoundingClientRect().width,
               bottomPast: row.getBoundingClientRect().bottom - limit,
             })),
+            text: content.innerText,
           };
         })`);
     });
@@ -377,15 +380,40 @@ describe('mermaid diagrams', () => {
     assert.equal(cards.flatMap((card) => card.rows).length, 3);
   });
 
-  it('folds a pie whose legend is wider than the card, the legend under the pie on the card of its heading', async () => {
+  it('draws a pie whose legend is wider than the pie with the legend under it, on the card of its heading', async () => {
     // Beside its pie, the legend's label shrank the whole drawing to 6.6 px text on a 440 px card.
     const source = 'pie title 预算\n  "第一季度市场推广与品牌建设的全部线上线下活动费用合计" : 60\n  "其他" : 40';
     const { cards, drawn } = await layOutWithDiagrams(`# 预算\n\n${fence(source)}`, 'minimal', 440, 586);
     const [diagram] = drawn;
-    assert.ok(diagram?.ok && diagram.rows?.length === 2, 'folded into the pie and its legend');
+    assert.ok(diagram?.ok && diagram.rows === undefined, 'one picture, not folded into rows');
+    assert.ok(diagram.height > diagram.width, `drawn ${Math.round(diagram.width)}×${Math.round(diagram.height)}: the legend under the pie, not beside it`);
     assert.ok(diagram.smallestTextPx! >= diagramLimits.minTextPx, `${diagram.smallestTextPx} px`);
     assert.equal(cards.length, 1, 'one card: the heading, the pie and its legend');
-    assert.equal(cards[0]!.rows.length, 2);
+  });
+
+  it('cuts a pie too tall for the room under its heading only between the pie and its legend', async () => {
+    // A creator's note: a legend of ten long names under the pie. Cut through the pie, or between
+    // its title and the pie, the card ended on half a pie or on the title alone.
+    const names = ['全职工作与通勤（包括地铁上回消息）', '睡前刷短视频和社交媒体', '做饭、打扫和各种家务杂事', '健身房力量训练与周末徒步', '读书、写读书笔记和播客', '陪伴家人和朋友聚餐', '学习日语和线上课程', '旅行途中的交通与排队', '发呆、放空、无所事事', '副业：接设计稿和做小红书'];
+    const pie = `pie title 全年时间分配（小时）\n${names.map((name, i) => `    "${name}" : ${2100 - i * 190}`).join('\n')}`;
+    const markdown = `# 2024 年我的时间都去哪儿了\n\n年底复盘的时候，我把日历里的记录导出来做了一个统计，结果有点出乎意料。\n\n## 时间分布\n\n下面这张饼图是全年清醒时间的大致分布：\n\n${fence(pie)}\n\n最大的问题是刷短视频的时间太多了，明年要砍掉一半。`;
+    for (const theme of ['glassmorphism', 'art-deco']) {
+      const { cards, drawn } = await layOutWithDiagrams(markdown, theme, 440, 586);
+      const [diagram] = drawn;
+      assert.ok(diagram?.ok && diagram.cuts?.length === 1, `${theme}: one cut, under the pie (${diagram?.ok && diagram.cuts})`);
+      const withPie = cards.find((card) => card.slices.length > 0)!;
+      assert.match(withPie.text, /大致分布：/, `${theme}: the line introducing the pie is on the pie's card`);
+      assert.ok(cards.every((card) => card.slices.every((slice) => slice.bottomPast < 1)), `${theme}: every slice within its card`);
+    }
+  });
+
+  it("shrinks a chart a little rather than leave the paragraph after it alone on the next card", async () => {
+    const pie = 'pie title Ticket root causes Q3\n    "Password reset emails landing in spam" : 310\n    "Billing: double charge after plan change" : 180\n    "Mobile app crashes on Android 14 devices" : 220\n    "Confusing export-to-CSV settings page" : 140\n    "Two-factor codes arriving late" : 120\n    "Feature requests filed as bugs" : 270';
+    const markdown = `# Where our support tickets came from\n\nQuarterly review for the support team. We tagged every ticket by root cause.\n\nBreakdown of 1,240 tickets:\n\n${fence(pie)}\n\nSpam filtering alone is a quarter of the load.`;
+    const { cards } = await layOutWithDiagrams(markdown, 'art-deco', 440, 586);
+    assert.equal(cards.length, 2, cards.map((card) => card.text.replace(/\s+/g, ' ')).join(' | '));
+    assert.match(cards[1]!.text, /Spam filtering alone/);
+    assert.ok(cards[1]!.picturesPast.every((past) => past < 1), 'the chart within its card');
   });
 
   it('cuts a diagram legible on a card of its own but not under its heading there, at the size it was drawn', async () => {

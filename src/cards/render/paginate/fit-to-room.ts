@@ -40,16 +40,25 @@ const alreadyScaled = (el: Element): boolean => (el as HTMLElement).style.transf
 
 /**
  * The tail that ends at each piece, if any: a picture alone in its paragraph, a picture or figure
- * block, a row of a folded diagram, an unsplit table, or the last row of a table (the whole table,
- * when it begins on the same card). A card that ends in a picture's caption may scale the picture
- * above it.
+ * block, a row of a folded diagram or the first slice of a cut one (the others keep the size of
+ * the slices before them), an unsplit table, or the last row of a table (the whole table,
+ * when it begins on the same card). A card that ends in a picture's caption, or in a paragraph of
+ * one or two lines right after such a tail, may scale the tail above it: a chart shrunk a little
+ * rather than its closing line alone on the next card.
  */
 export function tailsOf(pieces: Piece[]): (Tail | undefined)[] {
   const tails: (Tail | undefined)[] = [];
   pieces.forEach((piece, i) => {
-    tails[i] = isCaptionLine(pieces, i) ? tails[i - piece.line! - 1] : tailEndingAt(pieces, i);
+    const above = i - (piece.line ?? 0) - 1;
+    if (isCaptionLine(pieces, i)) tails[i] = tails[above];
+    else tails[i] = tailEndingAt(pieces, i) ?? (endsShortParagraph(piece) && above >= 0 ? tailEndingAt(pieces, above) : undefined);
   });
   return tails;
+}
+
+/** The last line of a paragraph of one or two lines. */
+function endsShortParagraph(piece: Piece): boolean {
+  return piece.kind === 'line' && piece.run!.container.tagName === 'P' && piece.run!.lines.length <= 2 && piece.line === piece.run!.lines.length - 1;
 }
 
 function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
@@ -57,7 +66,7 @@ function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
   let el: Element | undefined;
   let first = i;
   if (piece.kind === 'line' && isImage(piece)) el = piece.run!.nodes.find((node) => node.nodeType === Node.ELEMENT_NODE) as Element;
-  else if (piece.kind === 'block' && (isImage(piece) || piece.el.tagName === 'TABLE' || piece.el.classList.contains('diagram-row'))) el = piece.el;
+  else if (piece.kind === 'block' && (isImage(piece) || piece.el.tagName === 'TABLE' || piece.el.matches('.diagram-row, .diagram-slice:first-child'))) el = piece.el;
   else if (piece.kind === 'row' && piece.row === piece.rowCount! - 1) {
     el = piece.table!;
     first = i - piece.row!;
@@ -68,7 +77,7 @@ function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
 }
 
 /**
- * The smallest scale a diagram (its figure, its picture or a row of a folded one) keeps its text at
+ * The smallest scale a diagram (its figure, its picture, a row of a folded one or a slice) keeps its text at
  * the diagrams' floor at: its figure says how large its smallest text is laid out (data-text-px,
  * markdown/mermaid-diagrams.ts), and a picture may already be drawn smaller than that. 0 for any
  * other picture.
