@@ -781,6 +781,22 @@ describe('the diagram page', () => {
     });
   });
 
+  it('breaks the participant names of a narrower sequence diagram between words, never inside one, and never folds it', async () => {
+    // Five participants with camel-case names: laid out narrower, Mermaid hyphenated them inside
+    // words ("HealthChec-k", "Authentica-tionGatewa-y"); too small even so, it was folded between
+    // two participants, and its messages pointed at nothing.
+    const participants = ['Client', 'AuthenticationGateway', 'HealthCheck', 'OrderService', 'PaymentProvider'];
+    const source = `sequenceDiagram\n${participants.slice(1).map((to, i) => `    ${participants[i]}->>${to}: a request of a few words`).join('\n')}`;
+    await onDiagramPage(async (diagramPage, page, theme) => {
+      const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+      assert.ok(drawn.ok && drawn.rows === undefined, 'drawn, not folded');
+      // Mermaid draws each line of a name as a text of its own.
+      const lines = await page.evaluate(() => Array.from(document.querySelectorAll('#diagram svg text.actor'), (text) => text.textContent!.trim()).filter(Boolean));
+      assert.ok(lines.every((line) => !line.endsWith('-')), JSON.stringify(lines));
+      for (const word of ['Authentication', 'Gateway', 'Health', 'Check', 'Order', 'Service', 'Payment', 'Provider']) assert.ok(lines.includes(word), `${word}: ${JSON.stringify(lines)}`);
+    });
+  });
+
   it("draws a pie's whole legend of many slices, each colour in the row of its name", async () => {
     // Mermaid centres a pie's legend on the pie: thirty slices ran past the top and bottom of its
     // frame and were cut. Folded, the legend's colours were split from their names, 4 px away.

@@ -18,7 +18,7 @@ import type { Theme } from '../themes/theme-file.js';
 import { resolveFontFile } from '../themes/fonts.js';
 import { diagramLimits } from './diagram-limits.js';
 import { foldArguments, foldInPage, type FoldedRow } from './fold-in-page.js';
-import { largerTextLayout, tallerLayout, type DiagramLayout } from './legibility.js';
+import { largerTextLayout, tallerLayout, typeOf, type DiagramLayout } from './legibility.js';
 import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
 
 /**
@@ -222,8 +222,11 @@ export class DiagramPage {
     // A drawing that stays too small because it is too wide (a journey's row of tasks) is folded
     // into rows, where it can be cut down its height and each row fits a card.
     const atWidthPx = [...drawings].reverse().find((drawing) => drawing.layout === chosen)?.atWidthPx ?? Infinity;
+    // Not a sequence diagram: its messages run from one participant to another, and folded
+    // between two participants they would point at nothing.
+    const foldable = typeOf(source)?.toLowerCase() !== 'sequencediagram';
     const folded =
-      !sliced && (drawn.smallestTextPx ?? Infinity) < diagramLimits.minTextPx && atWidthPx < diagramLimits.minTextPx
+      foldable && !sliced && (drawn.smallestTextPx ?? Infinity) < diagramLimits.minTextPx && atWidthPx < diagramLimits.minTextPx
         ? await this.page.evaluate(foldInPage, foldArguments(card.contentWidth, card.contentHeight, style.sliceable, atWidthPx))
         : undefined;
     // Where it may be cut across: for a drawing cut over cards, and for one taller than half a card,

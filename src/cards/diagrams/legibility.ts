@@ -4,6 +4,7 @@
 // (or, split, several) has room for. The diagram page draws both and keeps the one with the larger
 // smallest text (diagram-page.ts); a diagram still too small is named in the answer's warnings.
 import { diagramLimits } from './diagram-limits.js';
+import { participantNamesBroken } from './sequence-participants.js';
 
 /** What Mermaid is given to draw a diagram: its source and settings. */
 export interface DiagramLayout {
@@ -17,6 +18,9 @@ export function illegibleDiagramWarning(source: string, smallestTextPx: number |
   const type = typeOf(source) ?? 'mermaid';
   return `A ${type} diagram is drawn with text of ${smallestTextPx.toFixed(1)} px on the card, below the ${diagramLimits.minTextPx} px that stays legible: it is too wide or too tall for the card even laid out again. Split it into smaller diagrams, or use a larger card or a smaller fontScale.`;
 }
+
+/** A participant's box in a sequence diagram laid out narrower. */
+const narrowParticipantPx = 100;
 
 /** Leading lines before the diagram's type: blank lines, %% comments and %%{init}%% directives. */
 const preamble = /^(?:---\n[\s\S]*?\n---[ \t]*\n)?(?:[ \t]*(?:%%[^\n]*)?\n)*/;
@@ -41,8 +45,12 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
       // Periods one under the other instead of side by side, with less margin around them.
       return { source: head + body.replace(/^([ \t]*timeline)(?:[ \t]+LR)?(?=[ \t]*(?:\n|$))/i, '$1 TD'), config: { ...config, timeline: { padding: 8 } } };
     case 'sequencediagram':
-      // Participants closer together, with their messages and notes wrapped to fit between them.
-      return { source, config: { ...config, sequence: { wrap: true, width: 100, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } } };
+      // Participants closer together, with their messages and notes wrapped to fit between them,
+      // and their names broken between words rather than hyphenated inside one.
+      return {
+        source: head + participantNamesBroken(body, narrowParticipantPx),
+        config: { ...config, sequence: { wrap: true, width: narrowParticipantPx, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } },
+      };
     case 'pie':
       // The legend under the pie instead of beside it (Mermaid's own layout, centred): a legend of
       // long names made the drawing twice as wide as the pie, and its text half the size.
