@@ -391,22 +391,6 @@ describe('mermaid diagrams', () => {
     assert.equal(cards.length, 1, 'one card: the heading, the pie and its legend');
   });
 
-  it('cuts a pie too tall for the room under its heading only between the pie and its legend', async () => {
-    // A creator's note: a legend of ten long names under the pie. Cut through the pie, or between
-    // its title and the pie, the card ended on half a pie or on the title alone.
-    const names = ['全职工作与通勤（包括地铁上回消息）', '睡前刷短视频和社交媒体', '做饭、打扫和各种家务杂事', '健身房力量训练与周末徒步', '读书、写读书笔记和播客', '陪伴家人和朋友聚餐', '学习日语和线上课程', '旅行途中的交通与排队', '发呆、放空、无所事事', '副业：接设计稿和做小红书'];
-    const pie = `pie title 全年时间分配（小时）\n${names.map((name, i) => `    "${name}" : ${2100 - i * 190}`).join('\n')}`;
-    const markdown = `# 2024 年我的时间都去哪儿了\n\n年底复盘的时候，我把日历里的记录导出来做了一个统计，结果有点出乎意料。\n\n## 时间分布\n\n下面这张饼图是全年清醒时间的大致分布：\n\n${fence(pie)}\n\n最大的问题是刷短视频的时间太多了，明年要砍掉一半。`;
-    for (const theme of ['glassmorphism', 'art-deco']) {
-      const { cards, drawn } = await layOutWithDiagrams(markdown, theme, 440, 586);
-      const [diagram] = drawn;
-      assert.ok(diagram?.ok && diagram.cuts?.length === 1, `${theme}: one cut, under the pie (${diagram?.ok && diagram.cuts})`);
-      const withPie = cards.find((card) => card.slices.length > 0)!;
-      assert.match(withPie.text, /大致分布：/, `${theme}: the line introducing the pie is on the pie's card`);
-      assert.ok(cards.every((card) => card.slices.every((slice) => slice.bottomPast < 1)), `${theme}: every slice within its card`);
-    }
-  });
-
   it("shrinks a chart a little rather than leave the paragraph after it alone on the next card", async () => {
     const pie = 'pie title Ticket root causes Q3\n    "Password reset emails landing in spam" : 310\n    "Billing: double charge after plan change" : 180\n    "Mobile app crashes on Android 14 devices" : 220\n    "Confusing export-to-CSV settings page" : 140\n    "Two-factor codes arriving late" : 120\n    "Feature requests filed as bugs" : 270';
     const markdown = `# Where our support tickets came from\n\nQuarterly review for the support team. We tagged every ticket by root cause.\n\nBreakdown of 1,240 tickets:\n\n${fence(pie)}\n\nSpam filtering alone is a quarter of the load.`;
@@ -795,6 +779,28 @@ describe('the diagram page', () => {
       assert.ok(lines.every((line) => !line.endsWith('-')), JSON.stringify(lines));
       for (const word of ['Authentication', 'Gateway', 'Health', 'Check', 'Order', 'Service', 'Payment', 'Provider']) assert.ok(lines.includes(word), `${word}: ${JSON.stringify(lines)}`);
     });
+  });
+
+  it('marks a pie with its legend under it to be cut only between the pie and its legend', async () => {
+    // A creator's note: a legend of ten long names under the pie. Cut through the pie, or between
+    // its title and the pie, a card ended on half a pie or on the title alone.
+    const names = ['全职工作与通勤（包括地铁上回消息）', '睡前刷短视频和社交媒体', '做饭、打扫和各种家务杂事', '健身房力量训练与周末徒步', '读书、写读书笔记和播客', '陪伴家人和朋友聚餐', '学习日语和线上课程', '旅行途中的交通与排队', '发呆、放空、无所事事', '副业：接设计稿和做小红书'];
+    const pie = `pie title 全年时间分配（小时）\n${names.map((name, i) => `    "${name}" : ${2100 - i * 190}`).join('\n')}`;
+    for (const themeId of ['glassmorphism', 'art-deco']) {
+      await onDiagramPage(async (diagramPage, page, theme) => {
+        const drawn = await diagramPage.draw(pie, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+        assert.ok(drawn.ok && drawn.cuts?.length === 1, `${themeId}: one cut (${drawn.ok && drawn.cuts})`);
+        const pieBottom = await page.evaluate(() => {
+          const svg = document.querySelector('#diagram svg')!.getBoundingClientRect();
+          return (document.querySelector('#diagram svg .pieOuterCircle')!.getBoundingClientRect().bottom - svg.top) / svg.height;
+        });
+        const legendTop = await page.evaluate(() => {
+          const svg = document.querySelector('#diagram svg')!.getBoundingClientRect();
+          return (Math.min(...Array.from(document.querySelectorAll('#diagram svg g.legend'), (entry) => entry.getBoundingClientRect().top)) - svg.top) / svg.height;
+        });
+        assert.ok(drawn.cuts![0]! > pieBottom && drawn.cuts![0]! < legendTop, `${themeId}: the cut at ${drawn.cuts![0]} is between the pie (to ${pieBottom}) and its legend (from ${legendTop})`);
+      }, themeId);
+    }
   });
 
   it("draws a pie's whole legend of many slices, each colour in the row of its name", async () => {

@@ -319,6 +319,36 @@ describe('autoSplit break rules', () => {
     assert.ok(pictureHeights(result.report!, 0)[0]! <= 80, 'the picture fits the room left');
   });
 
+  it("scales a cut diagram's first band down to the room under its heading and the line introducing it", async () => {
+    // Three lines, then a heading and a line introducing a diagram of 12 px text drawn to be cut
+    // (250 px, one cut at 175 px). Under its heading its first band needs 215 px of a 200 px card:
+    // scaled to 91 % (its text stays over 10 px), it goes with them rather than leave them alone.
+    const figure = `<figure id="d" class="diagram" data-cuts="0.7" data-text-px="12"><img style="height:250px" src="data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' width='100' height='250'/>"></figure>`;
+    const result = await paginate(`${paragraph('a', 3)}<h2 id="h">Heading</h2><p id="intro">The steps:</p>${figure}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start', 'h2#h', 'div.diagram-slice'],
+    );
+    // The band is a window on the whole picture, drawn smaller with it.
+    const [first] = pictureHeights(result.report!, 1);
+    assert.ok(first! < 250 && first! >= 0.83 * 250, `the picture drawn ${first} px high in the first band`);
+  });
+
+  it("scales a chart down a little rather than leave its closing line and hashtags alone on a card", async () => {
+    // A line introducing the chart, the chart (170 px), then a closing line and a line of its tags:
+    // 230 px for a card of 200. The chart gives up 30 px rather than leave the last two lines alone.
+    const closing = '<p id="end">That is where the hours went. <span class="hashtag">#recap</span></p>';
+    const result = await paginate(`${paragraph('a', 1)}${diagram('chart', 170)}${closing}`);
+    assert.deepEqual(
+      result.report!.cards.map((c) => c.startsAt),
+      ['start'],
+    );
+    assert.ok(pictureHeights(result.report!, 0)[0]! <= 140, 'the chart fits the room left');
+    // A paragraph of three lines after it is not a closing line: the chart is not scaled for it.
+    const longer = await paginate(`${paragraph('a', 1)}${diagram('chart', 170)}${paragraph('b', 3)}`);
+    assert.equal(pictureHeights(longer.report!, 0)[0], 170);
+  });
+
   it('scales a short table down to the room left rather than split it', async () => {
     // Five lines, then a table of a header and five rows (120 px): at 83 % it fits the 100 px left.
     const rows = Array.from({ length: 5 }, (_, i) => `<tr><td>row ${i}</td></tr>`).join('');

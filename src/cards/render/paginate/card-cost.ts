@@ -25,7 +25,7 @@
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
 import { blockEnds, keepsWithNext, never, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
-import { isCaptionLine, isHashtagLine, isTextLine, visualLines } from './piece-kinds.js';
+import { isCaptionLine, isHashtagLine, isTextLine, isTrailingTagLine, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 import type { Section } from './sections.js';
 
@@ -47,6 +47,13 @@ const underfilledPrice = 10;
 /** The price of ending a card inside a block whose rest fits on it, per px of a card's content height. */
 const needlessSplitPrice = 1;
 
+/**
+ * A card holding one line of text and the hashtags that wrapped under it (a note's closing line):
+ * worth shrinking a chart above it for, but less bad than an introduction left at the foot of the
+ * card before its chart (break-rules.ts, a quarter of `never`).
+ */
+const closingLinePrice = never / 8;
+
 /** How far past a card's height content may reach when its tail is scaled down to fit. */
 const scaledReach = 1.25;
 
@@ -55,6 +62,8 @@ export class CardCosts {
   /** Pieces that are one line of text: a card of one of these alone is a card of a single line. */
   private readonly singleLines: boolean[];
   private readonly hashtags: boolean[];
+  /** Last lines of a paragraph holding only the hashtags that wrapped onto them. */
+  private readonly trailingTags: boolean[];
   private readonly captions: boolean[];
   private readonly blockEnds: (number | undefined)[];
   /** Headings, labels and introductions: pieces that go on with what follows them. */
@@ -71,6 +80,7 @@ export class CardCosts {
     this.tails = tailsOf(pieces);
     this.singleLines = pieces.map((piece) => isTextLine(piece) && visualLines(piece) === 1);
     this.hashtags = pieces.map(isHashtagLine);
+    this.trailingTags = pieces.map(isTrailingTagLine);
     this.captions = pieces.map((_, i) => isCaptionLine(pieces, i));
     this.blockEnds = blockEnds(pieces);
     this.leads = pieces.map(keepsWithNext);
@@ -136,15 +146,19 @@ export class CardCosts {
     const wholeEnds = new Set(fitting.filter(({ end, scaled }) => !scaled && (end === section.to || !this.costs.keep[end])).map(({ end }) => end));
     let onlyHashtags = true;
     let onlyCaption = true;
+    // A line and only the hashtags under it: a closing line and its tags.
+    let tagsAfterFirst = true;
     let next = s;
     return fitting.map(({ end, height, scaled }) => {
       for (; next < end; next++) {
         onlyHashtags &&= this.hashtags[next]!;
         onlyCaption &&= this.captions[next]!;
+        tagsAfterFirst &&= next === s || this.hashtags[next]! || this.trailingTags[next]!;
       }
       const fill = height / available;
       let cost = end === section.to ? 0 : emptinessWeight * available * (1 - fill) ** 2 + this.penaltyAt(end);
       if ((end === s + 1 && this.singleLines[s]) || onlyHashtags || onlyCaption) cost += never * available;
+      else if (this.singleLines[s] && tagsAfterFirst) cost += closingLinePrice * available;
       if (end < fullest && fill < underfilled) cost += underfilledPrice * available;
       const blockEnd = this.blockEnds[end];
       if (end < section.to && blockEnd !== undefined && wholeEnds.has(Math.min(blockEnd, section.to))) cost += needlessSplitPrice * available;

@@ -1,7 +1,7 @@
 // A diagram, image or table that does not fit the room left at the foot of a card is scaled down
 // to fit it when it stays legible: to no less than `legibleScale` of the size it is laid out at, a
-// table's text to no less than `smallestTableText`, a diagram's to no less than the diagrams' floor
-// (README.md, "Split modes"). Otherwise it moves to the next card whole, with its heading (the
+// table's text to no less than `smallestTableText`, a diagram's text to no less than the diagrams'
+// floor (and the diagram to no less than `smallestDiagramScale`) (README.md, "Split modes"). Otherwise it moves to the next card whole, with its heading (the
 // keep-with-next rule). card-cost.ts weighs a card ending in such a "tail" with it scaled; the card
 // assembler scales the copy on the card, never the document.
 import { diagramLimits } from '../../diagrams/diagram-limits.js';
@@ -14,6 +14,12 @@ import type { Piece } from './pieces.js';
  * text 11 px, about the smallest a phone screen shows comfortably.
  */
 export const legibleScale = 0.8;
+
+/**
+ * A diagram, whose smallest text is known, may be scaled further than other pictures: as far as its
+ * text stays at the diagrams' floor, but to no less than this, where it would read as a thumbnail.
+ */
+const smallestDiagramScale = 0.6;
 
 /** A table's text is never scaled below 11 px (its own size may already be down to 12 px, see fit-tables.ts). */
 const smallestTableText = 11;
@@ -40,9 +46,9 @@ const alreadyScaled = (el: Element): boolean => (el as HTMLElement).style.transf
 
 /**
  * The tail that ends at each piece, if any: a picture alone in its paragraph, a picture or figure
- * block, a row of a folded diagram or the first slice of a cut one (the others keep the size of
- * the slices before them), an unsplit table, or the last row of a table (the whole table,
- * when it begins on the same card). A card that ends in a picture's caption, or in a paragraph of
+ * block, a row of a folded diagram, the first slice of a cut one (the others keep the size of
+ * the slices before them) or its last (the whole diagram, when it begins on the same card), an
+ * unsplit table, or the last row of a table (the whole table, when it begins on the same card). A card that ends in a picture's caption, or in a paragraph of
  * one or two lines right after such a tail, may scale the tail above it: a chart shrunk a little
  * rather than its closing line alone on the next card.
  */
@@ -67,12 +73,18 @@ function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
   let first = i;
   if (piece.kind === 'line' && isImage(piece)) el = piece.run!.nodes.find((node) => node.nodeType === Node.ELEMENT_NODE) as Element;
   else if (piece.kind === 'block' && (isImage(piece) || piece.el.tagName === 'TABLE' || piece.el.matches('.diagram-row, .diagram-slice:first-child'))) el = piece.el;
-  else if (piece.kind === 'row' && piece.row === piece.rowCount! - 1) {
+  else if (piece.kind === 'block' && piece.el.matches('.diagram-slice:last-child')) {
+    // The last slice of a cut diagram: the whole diagram, when it begins on the same card.
+    el = piece.el.parentElement!;
+    first = i - Array.from(el.children).indexOf(piece.el);
+  } else if (piece.kind === 'row' && piece.row === piece.rowCount! - 1) {
     el = piece.table!;
     first = i - piece.row!;
   }
   if (!el || alreadyScaled(el)) return undefined;
-  const floor = el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : Math.max(legibleScale, diagramFloor(el));
+  const textFloor = el.tagName === 'TABLE' ? 0 : diagramFloor(el);
+  const floor =
+    el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : textFloor > 0 ? Math.max(smallestDiagramScale, textFloor) : legibleScale;
   return { first, el, height: el.getBoundingClientRect().height, floor };
 }
 

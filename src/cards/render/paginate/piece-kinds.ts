@@ -39,6 +39,28 @@ export function isHashtagLine(piece: Piece): boolean {
 }
 
 /**
+ * The last line of a paragraph whose hashtags wrapped onto it, under the paragraph's text (a
+ * closing line and its tags, as a note ends): a card of the line above and this one holds a
+ * single line of text.
+ */
+export function isTrailingTagLine(piece: Piece): boolean {
+  if (piece.kind !== 'line' || piece.run!.container.tagName !== 'P' || piece.line === 0 || piece.line !== piece.run!.lines.length - 1) return false;
+  const line = piece.run!.lines[piece.line!]!;
+  const onLine = (rects: DOMRectList) => Array.from(rects).some((rect) => rect.height > 0 && rect.bottom > line.inkTop + 0.5 && rect.top < line.inkBottom - 0.5);
+  const range = document.createRange();
+  let tags = 0;
+  for (const node of drawnNodes(piece.run!)) {
+    if (node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag')) {
+      if (onLine((node as Element).getClientRects())) tags++;
+      continue;
+    }
+    if (node.nodeType === Node.TEXT_NODE) range.selectNodeContents(node);
+    if (onLine(node.nodeType === Node.TEXT_NODE ? range.getClientRects() : (node as Element).getClientRects())) return false;
+  }
+  return tags > 0;
+}
+
+/**
  * A line of a caption: a paragraph right under a picture holding nothing but emphasised or small
  * text (`*Figure 1: …*` on the line after an image, as READMEs write captions).
  */
