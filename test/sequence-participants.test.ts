@@ -3,6 +3,7 @@
 // one; the order of the participants stays Mermaid's.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { participantNamesBroken } from '../src/cards/diagrams/sequence-participants.js';
 
 describe('participant names broken for narrow boxes', () => {
@@ -44,5 +45,56 @@ describe('participant names broken for narrow boxes', () => {
     ]) {
       assert.equal(participantNamesBroken(body, 100), body);
     }
+  });
+});
+
+describe('participant names broken, on generated diagrams', () => {
+  // Mermaid reads a hyphen in a message line as the start of its arrow: ids have none (labels may).
+  const ids = ['Client', 'AuthenticationGateway', 'HealthCheck', 'db', 'user_account_manager', 'OrderService2', '外卖平台订单调度中心服务', 'Internationalization', 'A', '김철수'];
+  const line = fc.oneof(
+    fc.record({ kind: fc.constant('declare' as const), keyword: fc.constantFrom('participant', 'actor'), id: fc.constantFrom(...ids), label: fc.option(fc.constantFrom('Payment Gateway Service', 'Ödeme Sistemi', '订单服务', 'OAuthTokenRefresher', 'order-service-gateway'), { nil: undefined }) }),
+    fc.record({ kind: fc.constant('message' as const), from: fc.constantFrom(...ids), to: fc.constantFrom(...ids), arrow: fc.constantFrom('->>', '-->>', '->', '-x', '-)', '->>+', '-->>-'), text: fc.constantFrom('hi', 'a request of a few words', '下单') }),
+    fc.constantFrom('    loop every minute', '    end', '    Note over Client: a note', '    autonumber'),
+  );
+  type Entry = string | { kind: 'declare'; keyword: string; id: string; label?: string } | { kind: 'message'; from: string; to: string; arrow: string; text: string };
+  const write = (entry: Entry): string =>
+    typeof entry === 'string'
+      ? entry
+      : entry.kind === 'declare'
+        ? `    ${entry.keyword} ${entry.id}${entry.label ? ` as ${entry.label}` : ''}`
+        : `    ${entry.from}${entry.arrow}${entry.to}: ${entry.text}`;
+
+  it('keeps every line that is not a declaration, in order, the participants in the order they first appear, and every name whole', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 14 }), (entries) => {
+        const body = ['sequenceDiagram', ...entries.map(write)].join('\n');
+        const result = participantNamesBroken(body, 100);
+        if (result === body) return;
+        const isDeclaration = (text: string) => /^\s*(participant|actor)\s/.test(text);
+        const [type, ...rest] = result.split('\n');
+        assert.equal(type, 'sequenceDiagram');
+        const declarations = rest.filter(isDeclaration);
+        // The rest of the body, as written, after the declarations.
+        assert.deepEqual(rest.slice(declarations.length), body.split('\n').slice(1).filter((text) => !isDeclaration(text)));
+        // Each participant declared once, in the order of first appearance, with its name whole.
+        const firstSeen: string[] = [];
+        const names = new Map<string, string>();
+        for (const entry of entries) {
+          if (typeof entry === 'string') continue;
+          const seen = entry.kind === 'declare' ? [entry.id] : [entry.from, entry.to];
+          for (const id of seen) if (!firstSeen.includes(id)) firstSeen.push(id);
+          // Mermaid's rule: a later label replaces the name, a later declaration without one does not.
+          if (entry.kind === 'declare' && (entry.label !== undefined || !names.has(entry.id))) names.set(entry.id, entry.label ?? entry.id);
+        }
+        assert.deepEqual(declarations.map((text) => /^\S+ (\S+)/.exec(text)![1]), firstSeen);
+        for (const text of declarations) {
+          const [, id, shown] = /^\S+ (\S+)(?: as (.+))?$/.exec(text)!;
+          const name = names.get(id!) ?? id!;
+          // The same characters, but for the line breaks and the hyphens of a word cut in two.
+          assert.equal((shown ?? id!).replace(/<br\/>/g, '').replace(/[\s-]+/g, ''), name.replace(/[\s-]+/g, ''), text);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

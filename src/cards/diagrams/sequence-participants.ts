@@ -88,7 +88,10 @@ export function participantNamesBroken(body: string, boxPx: number): string {
     const declared = declaration.exec(line);
     if (declared) {
       declarationLines.add(index);
-      if (!participants.has(declared[2]!)) participants.set(declared[2]!, { keyword: declared[1]!.trim(), name: declared[3] ?? declared[2]! });
+      const [, keyword, id, label] = declared;
+      // As Mermaid does: a label given later replaces the name (the participant keeps its place);
+      // a later declaration without one changes nothing.
+      if (!participants.has(id!) || label !== undefined) participants.set(id!, { keyword: keyword!.trim(), name: label ?? id! });
       return;
     }
     const sent = message.exec(line);
