@@ -4,8 +4,8 @@
 //   <figure class="diagram" data-text-px><img src="data:image/png;base64,…" width height alt></figure>
 // which scales like any image; one drawn to be cut over several cards carries data-cuts (where
 // it may be cut: slice-diagrams.ts in the pagination), and one too wide to read on a card is
-// folded into rows, a window on the picture each (figure.diagram-folded). A diagram that cannot
-// be drawn becomes
+// folded into rows, a window on the picture each (figure.diagram-folded).
+// A diagram that cannot be drawn becomes
 //   <figure class="diagram-error"><figcaption>why</figcaption><pre><code class="language-mermaid">source</code></pre></figure>
 // whose source the code block step then frames like any code. Without a drawer (the Markdown
 // pipeline used on its own) the fences stay code blocks.

@@ -1,9 +1,10 @@
 // A diagram, image or table that does not fit the room left at the foot of a card is scaled down
 // to fit it when it stays legible: to no less than `legibleScale` of the size it is laid out at, a
 // table's text to no less than `smallestTableText`, a diagram's text to no less than the diagrams'
-// floor (and the diagram to no less than `smallestDiagramScale`) (README.md, "Split modes"). Otherwise it moves to the next card whole, with its heading (the
-// keep-with-next rule). card-cost.ts weighs a card ending in such a "tail" with it scaled; the card
-// assembler scales the copy on the card, never the document.
+// floor and the diagram to no less than `smallestDiagramScale` (README.md, "Split modes").
+// Otherwise it moves to the next card whole, with its heading (the keep-with-next rule).
+// card-cost.ts weighs a card ending in such a "tail" with it scaled; the card assembler scales the
+// copy on the card, never the document.
 import { diagramLimits } from '../../diagrams/diagram-limits.js';
 import { px, styleOf } from './css.js';
 import { isCaptionLine, isImage } from './piece-kinds.js';
@@ -48,9 +49,10 @@ const alreadyScaled = (el: Element): boolean => (el as HTMLElement).style.transf
  * The tail that ends at each piece, if any: a picture alone in its paragraph, a picture or figure
  * block, a row of a folded diagram, the first slice of a cut one (the others keep the size of
  * the slices before them) or its last (the whole diagram, when it begins on the same card), an
- * unsplit table, or the last row of a table (the whole table, when it begins on the same card). A card that ends in a picture's caption, or in a paragraph of
- * one or two lines right after such a tail, may scale the tail above it: a chart shrunk a little
- * rather than its closing line alone on the next card.
+ * unsplit table, or the last row of a table (the whole table, when it begins on the same card).
+ * A card that ends in a picture's caption, or in a paragraph of one or two lines right after such
+ * a tail, may scale the tail above it: a chart shrunk a little rather than its closing line alone
+ * on the next card.
  */
 export function tailsOf(pieces: Piece[]): (Tail | undefined)[] {
   const tails: (Tail | undefined)[] = [];
@@ -82,17 +84,21 @@ function tailEndingAt(pieces: Piece[], i: number): Tail | undefined {
     first = i - piece.row!;
   }
   if (!el || alreadyScaled(el)) return undefined;
-  const textFloor = el.tagName === 'TABLE' ? 0 : diagramFloor(el);
-  const floor =
-    el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : textFloor > 0 ? Math.max(smallestDiagramScale, textFloor) : legibleScale;
+  const floor = el.tagName === 'TABLE' ? Math.max(legibleScale, smallestTableText / px(styleOf(el).fontSize)) : pictureFloor(el);
   return { first, el, height: el.getBoundingClientRect().height, floor };
 }
 
+/** A picture's smallest scale: a diagram's where its text reaches the floor (within smallestDiagramScale), any other's legibleScale. */
+function pictureFloor(el: Element): number {
+  const textFloor = diagramFloor(el);
+  return textFloor > 0 ? Math.max(smallestDiagramScale, textFloor) : legibleScale;
+}
+
 /**
- * The smallest scale a diagram (its figure, its picture, a row of a folded one or a slice) keeps its text at
- * the diagrams' floor at: its figure says how large its smallest text is laid out (data-text-px,
- * markdown/mermaid-diagrams.ts), and a picture may already be drawn smaller than that. 0 for any
- * other picture.
+ * The smallest scale a diagram (its figure, its picture, a row of a folded one or a slice) keeps
+ * its text at the diagrams' floor at: its figure says how large its smallest text is laid out
+ * (data-text-px, markdown/mermaid-diagrams.ts), and a picture may already be drawn smaller than
+ * that. 0 for any other picture.
  */
 function diagramFloor(el: Element): number {
   const figure = el.closest<HTMLElement>('figure.diagram');

@@ -45,12 +45,16 @@ export function isHashtagLine(piece: Piece): boolean {
  */
 export function isTrailingTagLine(piece: Piece): boolean {
   if (piece.kind !== 'line' || piece.run!.container.tagName !== 'P' || piece.line === 0 || piece.line !== piece.run!.lines.length - 1) return false;
+  const drawn = drawnNodes(piece.run!);
+  // Most paragraphs have no tags: their lines' boxes are not read.
+  const isTag = (node: Node) => node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag');
+  if (!drawn.some(isTag)) return false;
   const line = piece.run!.lines[piece.line!]!;
   const onLine = (rects: DOMRectList) => Array.from(rects).some((rect) => rect.height > 0 && rect.bottom > line.inkTop + 0.5 && rect.top < line.inkBottom - 0.5);
   const range = document.createRange();
   let tags = 0;
-  for (const node of drawnNodes(piece.run!)) {
-    if (node.nodeType === Node.ELEMENT_NODE && (node as Element).classList.contains('hashtag')) {
+  for (const node of drawn) {
+    if (isTag(node)) {
       if (onLine((node as Element).getClientRects())) tags++;
       continue;
     }
