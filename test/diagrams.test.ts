@@ -765,19 +765,37 @@ describe('the diagram page', () => {
     });
   });
 
-  it('breaks the participant names of a narrower sequence diagram between words, never inside one, and never folds it', async () => {
+  it('breaks the participant names and block labels of a narrower sequence diagram between words, never inside one, and never folds it', async () => {
     // Five participants with camel-case names: laid out narrower, Mermaid hyphenated them inside
     // words ("HealthChec-k", "Authentica-tionGatewa-y"); too small even so, it was folded between
-    // two participants, and its messages pointed at nothing.
+    // two participants, and its messages pointed at nothing. A loop around one participant had
+    // its label cut every few letters ("[Hea-lthC-heck-]", as in mermaid's own README).
     const participants = ['Client', 'AuthenticationGateway', 'HealthCheck', 'OrderService', 'PaymentProvider'];
-    const source = `sequenceDiagram\n${participants.slice(1).map((to, i) => `    ${participants[i]}->>${to}: a request of a few words`).join('\n')}`;
+    const source = [
+      'sequenceDiagram',
+      ...participants.slice(1).map((to, i) => `    ${participants[i]}->>${to}: a request of a few words`),
+      '    loop HealthCheck',
+      '        OrderService->>OrderService: Fight against hypochondria',
+      '    end',
+      '    alt TokenExpiredOrRevoked',
+      '        HealthCheck-->>Client: 401',
+      '    end',
+    ].join('\n');
     await onDiagramPage(async (diagramPage, page, theme) => {
       const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
       assert.ok(drawn.ok && drawn.rows === undefined, 'drawn, not folded');
-      // Mermaid draws each line of a name as a text of its own.
-      const lines = await page.evaluate(() => Array.from(document.querySelectorAll('#diagram svg text.actor'), (text) => text.textContent!.trim()).filter(Boolean));
-      assert.ok(lines.every((line) => !line.endsWith('-')), JSON.stringify(lines));
-      for (const word of ['Authentication', 'Gateway', 'Health', 'Check', 'Order', 'Service', 'Payment', 'Provider']) assert.ok(lines.includes(word), `${word}: ${JSON.stringify(lines)}`);
+      // Mermaid draws each line of a name or a block's label as a text of its own.
+      const { names, labels } = await page.evaluate(() => ({
+        names: Array.from(document.querySelectorAll('#diagram svg text.actor'), (text) => text.textContent!.trim()).filter(Boolean),
+        labels: Array.from(document.querySelectorAll('#diagram svg text.loopText'), (text) => text.textContent!.trim()),
+      }));
+      assert.ok(names.every((line) => !line.endsWith('-')), JSON.stringify(names));
+      for (const word of ['Authentication', 'Gateway', 'Health', 'Check', 'Order', 'Service', 'Payment', 'Provider']) {
+        // Once: the row of participants is not drawn again at the foot.
+        assert.equal(names.filter((line) => line === word).length, 1, `${word}: ${JSON.stringify(names)}`);
+      }
+      // The alt block runs over three participants, where the loop is around one.
+      assert.deepEqual(labels, ['[Health', 'Check]', '[TokenExpiredOr', 'Revoked]']);
     });
   });
 

@@ -1,10 +1,10 @@
-// Participant names of a sequence diagram laid out narrower are broken between words and at the
-// parts of a word (src/cards/diagrams/sequence-participants.ts), not hyphenated by Mermaid inside
-// one; the order of the participants stays Mermaid's.
+// Participant names and block labels of a sequence diagram laid out narrower are broken between
+// words and at the parts of a word (src/cards/diagrams/sequence-participants.ts), not hyphenated by
+// Mermaid inside one; the order of the participants stays Mermaid's.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { participantNamesBroken } from '../src/cards/diagrams/sequence-participants.js';
+import { blockLabelsBroken, participantNamesBroken } from '../src/cards/diagrams/sequence-participants.js';
 
 describe('participant names broken for narrow boxes', () => {
   it('declares every participant first, in the order they first appear, with names broken at their parts', () => {
@@ -24,11 +24,12 @@ describe('participant names broken for narrow boxes', () => {
     );
   });
 
-  it('leaves a label whose words fit to Mermaid, and breaks a Chinese name between characters without a hyphen', () => {
+  it('leaves a label whose words fit to Mermaid, and breaks a Chinese name between its phrases without a hyphen', () => {
     const body = 'sequenceDiagram\n  participant G as Payment Gateway Service\n  G->>外卖平台订单调度中心服务: 下单';
     const [, gateway, chinese] = participantNamesBroken(body, 100).split('\n');
     assert.equal(gateway, 'participant G as Payment Gateway Service', 'Mermaid wraps it between its words');
-    assert.equal(chinese, 'participant 外卖平台订单调度中心服务 as 外卖平台订<br/>单调度中心<br/>服务');
+    // Phrases whole ("调度中心", never "订 / 单"), up to five characters of 14 px on a line.
+    assert.equal(chinese, 'participant 外卖平台订单调度中心服务 as 外卖<br/>平台订单<br/>调度中心<br/>服务');
   });
 
   it('hyphenates only a part far wider than the box', () => {
@@ -44,6 +45,53 @@ describe('participant names broken for narrow boxes', () => {
       'sequenceDiagram\n  participant AuthenticationGateway@{ "type": "database" }\n  AuthenticationGateway->>Bob: hi',
     ]) {
       assert.equal(participantNamesBroken(body, 100), body);
+    }
+  });
+});
+
+describe('block labels broken for the participants they span', () => {
+  it('breaks a label at the parts of its words for the width of its block, and leaves the rest to Mermaid', () => {
+    const body = [
+      'sequenceDiagram',
+      'Alice->>John: Hello John, how are you?',
+      'loop HealthCheck',
+      '    John->>John: Fight against hypochondria',
+      'end',
+      'alt UserSignedIn',
+      '  Alice->>Bob: yes',
+      'else TokenExpiredOrRevoked',
+      '  Note over Alice,Bob: no',
+      'end',
+      'loop every minute until the check passes',
+      '  Alice->>Bob: ping',
+      'end',
+      'rect rgb(1, 2, 3)',
+      '  opt 用户认证网关检查',
+      '    Bob->>Bob: 好',
+      '  end',
+      'end',
+    ].join('\n');
+    const lines = blockLabelsBroken(body, 100, 20).split('\n');
+    // Around one participant: the least room. Over three (Alice to Bob): two gaps' width less the tag.
+    assert.equal(lines[2], 'loop Health<br/>Check');
+    assert.equal(lines[5], 'alt UserSignedIn');
+    assert.equal(lines[7], 'else TokenExpiredOr<br/>Revoked');
+    assert.equal(lines[10], 'loop every minute until the check passes', 'its words fit: Mermaid wraps it between them');
+    assert.equal(lines[13], 'rect rgb(1, 2, 3)', 'a colour, not a label');
+    assert.equal(lines[14], '  opt 用户<br/>认证<br/>网关<br/>检查', 'between phrases');
+    assert.deepEqual(
+      lines.filter((_, index) => ![2, 7, 14].includes(index)),
+      body.split('\n').filter((_, index) => ![2, 7, 14].includes(index)),
+    );
+  });
+
+  it('leaves a block that holds no message, a label with its own breaks, and diagrams it does not read well', () => {
+    for (const body of [
+      'sequenceDiagram\n  loop HealthCheckOfEverything\n  end',
+      'sequenceDiagram\n  loop Health<br/>CheckOfEverything\n    A->>A: hi\n  end',
+      'sequenceDiagram\n  box Services\n  participant A\n  end\n  loop HealthCheckOfEverything\n    A->>A: hi\n  end',
+    ]) {
+      assert.equal(blockLabelsBroken(body, 100, 20), body);
     }
   });
 });
@@ -93,6 +141,37 @@ describe('participant names broken, on generated diagrams', () => {
           // The same characters, but for the line breaks and the hyphens of a word cut in two.
           assert.equal((shown ?? id!).replace(/<br\/>/g, '').replace(/[\s-]+/g, ''), name.replace(/[\s-]+/g, ''), text);
         }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('block labels broken, on generated diagrams', () => {
+  const ids = ['Client', 'AuthenticationGateway', 'HealthCheck', 'db', '外卖平台订单调度中心服务', 'A'];
+  const labels = ['HealthCheck', 'every minute', 'TokenExpiredOrRevoked', 'user_account_refresh_job', '用户认证网关检查通过之后', 'InternationalizationService', 'x'];
+  const line = fc.oneof(
+    fc.record({ from: fc.constantFrom(...ids), to: fc.constantFrom(...ids), arrow: fc.constantFrom('->>', '-->>', '-x') }).map(({ from, to, arrow }) => `  ${from}${arrow}${to}: hi`),
+    fc.constantFrom(...ids).map((id) => `  Note right of ${id}: a note`),
+    fc.tuple(fc.constantFrom('loop', 'alt', 'opt', 'par', 'critical', 'break', 'else', 'and', 'option'), fc.constantFrom(...labels)).map(([keyword, label]) => `  ${keyword} ${label}`),
+    fc.constantFrom('  end', '  rect rgb(0, 0, 0)', '  autonumber'),
+  );
+
+  it('changes only the labels of blocks, each keeping its keyword and its characters but for line breaks and the hyphens of a cut part', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 16 }), (lines) => {
+        const body = ['sequenceDiagram', ...lines].join('\n');
+        const result = blockLabelsBroken(body, 100, 20).split('\n');
+        const written = body.split('\n');
+        assert.equal(result.length, written.length);
+        result.forEach((text, index) => {
+          if (text === written[index]) return;
+          const [keyword, ...label] = written[index]!.trim().split(' ');
+          assert.ok(['loop', 'alt', 'opt', 'par', 'critical', 'break', 'else', 'and', 'option'].includes(keyword!), written[index]);
+          assert.ok(text.startsWith(`  ${keyword} `), text);
+          const shown = text.slice(`  ${keyword} `.length);
+          assert.equal(shown.replace(/<br\/>/g, '').replace(/[\s-]+/g, ''), label.join(' ').replace(/[\s-]+/g, ''), text);
+        });
       }),
       { numRuns: 300 },
     );

@@ -4,7 +4,7 @@
 // (or, split, several) has room for. The diagram page draws both and keeps the one with the larger
 // smallest text (diagram-page.ts); a diagram still too small is named in the answer's warnings.
 import { diagramLimits } from './diagram-limits.js';
-import { participantNamesBroken } from './sequence-participants.js';
+import { blockLabelsBroken, participantNamesBroken } from './sequence-participants.js';
 
 /** What Mermaid is given to draw a diagram: its source and settings. */
 export interface DiagramLayout {
@@ -19,8 +19,9 @@ export function illegibleDiagramWarning(source: string, smallestTextPx: number |
   return `A ${type} diagram is drawn with text of ${smallestTextPx.toFixed(1)} px on the card, below the ${diagramLimits.minTextPx} px that stays legible: it is too wide or too tall for the card even laid out again. Split it into smaller diagrams, or use a larger card or a smaller fontScale.`;
 }
 
-/** A participant's box in a sequence diagram laid out narrower. */
+/** A participant's box in a sequence diagram laid out narrower, and the least gap between two. */
 const narrowParticipantPx = 100;
+const narrowParticipantGapPx = 20;
 
 /** Leading lines before the diagram's type: blank lines, %% comments and %%{init}%% directives. */
 const preamble = /^(?:---\n[\s\S]*?\n---[ \t]*\n)?(?:[ \t]*(?:%%[^\n]*)?\n)*/;
@@ -46,10 +47,15 @@ export function tallerLayout({ source, config }: DiagramLayout): DiagramLayout |
       return { source: head + body.replace(/^([ \t]*timeline)(?:[ \t]+LR)?(?=[ \t]*(?:\n|$))/i, '$1 TD'), config: { ...config, timeline: { padding: 8 } } };
     case 'sequencediagram':
       // Participants closer together, with their messages and notes wrapped to fit between them,
-      // and their names broken between words rather than hyphenated inside one.
+      // and their names and the labels of blocks broken between words rather than hyphenated
+      // inside one. Without the row of participants repeated at the foot, which on a card only
+      // takes room (and, cut over cards, made a card of its own).
       return {
-        source: head + participantNamesBroken(body, narrowParticipantPx),
-        config: { ...config, sequence: { wrap: true, width: narrowParticipantPx, actorMargin: 20, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 } },
+        source: head + participantNamesBroken(blockLabelsBroken(body, narrowParticipantPx, narrowParticipantGapPx), narrowParticipantPx),
+        config: {
+          ...config,
+          sequence: { wrap: true, mirrorActors: false, width: narrowParticipantPx, actorMargin: narrowParticipantGapPx, diagramMarginX: 8, boxMargin: 6, noteMargin: 6, messageMargin: 30 },
+        },
       };
     case 'pie':
       // The legend under the pie instead of beside it (Mermaid's own layout, centred): a legend of

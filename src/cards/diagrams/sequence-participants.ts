@@ -2,10 +2,16 @@
 // and has Mermaid wrap the names to it; Mermaid breaks a word wider than the box with a hyphen
 // ("HealthChec-k", "OrderServi-ce"). Such names are broken into lines here instead, between
 // words and at the parts of a word written in camel case, snake case or with hyphens
-// ("Health / Check"); Mermaid keeps a name that has its own line breaks as it is.
+// ("Health / Check"), Chinese and Japanese between phrases ("外卖平台 / 订单调度"); Mermaid keeps a
+// name that has its own line breaks as it is. The labels of blocks (`loop HealthCheck`, `alt`,
+// `else`, …) are wrapped by Mermaid to the block's width less its tag, as narrow as 30 px for a
+// block around one participant ("[Hea-lthC-heck-]"), and are broken here the same way, for the
+// width of the participants the block spans.
+import { hasCjkLetters, phraseBreaks } from '../markdown/cjk-phrases.js';
 
-/** Mermaid's participant text size and the padding it keeps on each side of a wrapped name. */
+/** Mermaid's participant and message text sizes, and the padding it keeps on each side of a wrapped name or label. */
 const nameFontPx = 14;
+const labelFontPx = 16;
 const wrapPaddingPx = 10;
 
 /** A participant declared by name (`participant Alice`), or with a label (`actor A as Alice`). */
@@ -29,22 +35,32 @@ function textWidth(text: string, fontPx: number): number {
   return ems * fontPx;
 }
 
-/** A word's parts: where its case changes (`HealthCheck`), after `_`, `-` and `.`. */
-const partsOf = (word: string): string[] => word.split(/(?<=[\p{Ll}\d])(?=\p{Lu})|(?<=[_.-])/u).filter((part) => part !== '');
+/**
+ * A word's parts: where its case changes (`HealthCheck`), after `_`, `-` and `.`, and between the
+ * phrases of Chinese or Japanese (markdown/cjk-phrases.ts).
+ */
+function partsOf(word: string): string[] {
+  const parts = word.split(/(?<=[\p{Ll}\d])(?=\p{Lu})|(?<=[_.-])/u).filter((part) => part !== '');
+  return parts.flatMap((part) => {
+    if (!hasCjkLetters(part)) return [part];
+    const { breaks } = phraseBreaks(part, false);
+    return [0, ...breaks].map((start, index) => part.slice(start, breaks[index] ?? part.length));
+  });
+}
 
 /**
  * A part of a word in pieces that a box shows: a Latin one whole when it overruns the box's padding
  * by little ("Authentication"), else cut, with a hyphen between two letters ("Internationaliza-
  * tion") and none between full-width characters ("外卖平台订 / 单调度中心").
  */
-function piecesOf(part: string, room: number): string[] {
-  const width = textWidth(part, nameFontPx);
+function piecesOf(part: string, room: number, fontPx: number): string[] {
+  const width = textWidth(part, fontPx);
   if (width <= room || (!fullWidth.test(part) && width <= room + 2 * wrapPaddingPx + 20)) return [part];
   const pieces: string[] = [];
   let piece = '';
   for (const character of part) {
     const hyphen = /\p{L}$/u.test(piece) && /\p{L}/u.test(character) && !fullWidth.test(character) ? '-' : '';
-    if (piece !== '' && textWidth(`${piece}${character}${hyphen}`, nameFontPx) > room) {
+    if (piece !== '' && textWidth(`${piece}${character}${hyphen}`, fontPx) > room) {
       pieces.push(`${piece}${hyphen}`);
       piece = character;
     } else piece += character;
@@ -52,16 +68,19 @@ function piecesOf(part: string, room: number): string[] {
   return [...pieces, piece];
 }
 
-/** `name` in lines no wider than `room` px, broken between words and between the parts of a word; undefined if it fits as it is. */
-function brokenName(name: string, room: number): string | undefined {
+/**
+ * `name` in lines no wider than `room` px at `fontPx`, broken between words and between the parts
+ * of a word; undefined if its words fit as they are (Mermaid then wraps it between them).
+ */
+function brokenName(name: string, room: number, fontPx = nameFontPx): string | undefined {
   const words = name.split(/[ \t]+/).filter((word) => word !== '');
-  if (words.every((word) => textWidth(word, nameFontPx) <= room) || /<br\s*\/?>/i.test(name)) return undefined;
+  if (words.every((word) => textWidth(word, fontPx) <= room) || /<br\s*\/?>/i.test(name)) return undefined;
   const lines: string[] = [];
   let line = '';
   for (const word of words) {
-    partsOf(word).flatMap((part) => piecesOf(part, room)).forEach((part, index) => {
+    partsOf(word).flatMap((part) => piecesOf(part, room, fontPx)).forEach((part, index) => {
       const joined = line === '' ? part : `${line}${index === 0 ? ' ' : ''}${part}`;
-      if (line !== '' && textWidth(joined, nameFontPx) > room) {
+      if (line !== '' && textWidth(joined, fontPx) > room) {
         lines.push(line);
         line = part;
       } else line = joined;
@@ -105,4 +124,76 @@ export function participantNamesBroken(body: string, boxPx: number): string {
   });
   // The body's first line is its type line (`sequenceDiagram`).
   return [lines[0], ...declarations, ...lines.slice(1).filter((_, index) => !declarationLines.has(index + 1))].join('\n');
+}
+
+/** A block's first line (`loop every minute`, `rect` for nesting only) and the lines that go on with it (`else`, `and`, `option`), with their labels. */
+const blockStart = /^([ \t]*(?:loop|alt|opt|par|par_over|critical|break|rect)(?=[ \t]|$)[ \t]*)(.*?)[ \t]*$/i;
+const blockGoesOn = /^([ \t]*(?:else|and|option)(?=[ \t]|$)[ \t]*)(.*?)[ \t]*$/i;
+const blockEnd = /^[ \t]*end[ \t]*$/i;
+/** The participants a note is drawn at (`Note right of John:`, `Note over A,B:`). */
+const note = /^[ \t]*note[ \t]+(?:left[ \t]+of|right[ \t]+of|over)[ \t]+([^:]+?)[ \t]*:/i;
+/** The width of a block's tag (`loop`, Mermaid's labelBoxWidth), which its label's room leaves out. */
+const blockTagPx = 50;
+/**
+ * Room a block's label has at least. Mermaid makes a block as wide as its messages run (from the
+ * middle of one participant to the middle of another), or as its widest message around one.
+ */
+const smallestLabelRoomPx = 60;
+
+interface OpenBlock {
+  /** Lines holding its labels (its first line, its `else` and `and` lines). */
+  labelLines: number[];
+  /** Order of the first and last participants (see below) drawn inside it. */
+  first: number;
+  last: number;
+}
+
+/**
+ * `body` with the labels of its blocks broken into lines where a word is too wide for the block,
+ * at the same places as names. A block is at least as wide as the distance between the first and
+ * last participants drawn inside it (each `boxPx` wide, `gapPx` apart), less its tag; a label whose
+ * words fit that is left to Mermaid, which wraps it between its words.
+ */
+export function blockLabelsBroken(body: string, boxPx: number, gapPx: number): string {
+  if (unsupported.test(body)) return body;
+  const lines = body.split('\n');
+  const order = new Map<string, number>();
+  const at = (id: string) => {
+    if (!order.has(id)) order.set(id, order.size);
+    return order.get(id)!;
+  };
+  const open: OpenBlock[] = [];
+  const rewritten = new Map<number, string>();
+  lines.forEach((line, index) => {
+    const declared = declaration.exec(line);
+    const sent = declared ? undefined : message.exec(line);
+    const noted = declared || sent ? undefined : note.exec(line);
+    const drawnAt = declared ? [] : sent ? [sent[1]!, sent[2]!] : noted ? noted[1]!.split(',').map((id) => id.trim()) : undefined;
+    if (declared) at(declared[2]!);
+    if (drawnAt) {
+      for (const id of drawnAt) {
+        const place = at(id);
+        for (const block of open) {
+          block.first = Math.min(block.first, place);
+          block.last = Math.max(block.last, place);
+        }
+      }
+      return;
+    }
+    if (blockStart.test(line)) open.push({ labelLines: [index], first: Infinity, last: -Infinity });
+    else if (blockGoesOn.test(line)) open.at(-1)?.labelLines.push(index);
+    else if (blockEnd.test(line)) {
+      const block = open.pop();
+      if (!block || block.last < block.first) return;
+      const room = Math.max(smallestLabelRoomPx, (block.last - block.first) * (boxPx + gapPx) - blockTagPx - 2 * wrapPaddingPx);
+      for (const labelLine of block.labelLines) {
+        const [, keyword, label] = (blockStart.exec(lines[labelLine]!) ?? blockGoesOn.exec(lines[labelLine]!))!;
+        if (!label || /^rect\b/i.test(keyword!.trim())) continue;
+        // Mermaid draws the label in brackets, and wraps it with them.
+        const broken = brokenName(`[${label}]`, room, labelFontPx);
+        if (broken) rewritten.set(labelLine, `${keyword}${broken.slice(1, -1)}`);
+      }
+    }
+  });
+  return rewritten.size === 0 ? body : lines.map((line, index) => rewritten.get(index) ?? line).join('\n');
 }
