@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { BrowserFleet } from '../src/cards/render/browser-fleet.js';
 import { BrowserInstance } from '../src/cards/render/browser-instance.js';
+import { EarlyBrowser } from '../src/cards/render/early-browser.js';
 import { findChromium } from '../src/cards/render/chromium-executable.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { countNear, decodePng, download } from './helpers/images.js';
@@ -379,5 +380,40 @@ describe('a page being opened when its browser dies', () => {
     } finally {
       await fleet.close();
     }
+  });
+});
+
+describe('a browser launched before the service is built', () => {
+  it('is the first browser the fleet serves with, and what its launch logged is written to the service log', async () => {
+    const before = new Set(browserChildrenOf(process.pid).map((p) => p.pid));
+    const lines: Array<Record<string, unknown>> = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const early = new EarlyBrowser(undefined);
+    // Launched at once, before any fleet asks for it.
+    assert.ok(await eventually(() => browserChildrenOf(process.pid).some((p) => !before.has(p.pid)), 60_000), 'launched');
+    const fleet = new BrowserFleet({ shell: { html: '', fonts: shellFonts('') }, log, firstBrowser: early, onPagesChanged: () => {} });
+    let launchedEarly: number[] = [];
+    try {
+      const page = await fleet.openWith(async () => ({ clear: async () => {}, close: async () => {} }));
+      launchedEarly = browserChildrenOf(process.pid).filter((p) => !before.has(p.pid)).map((p) => p.pid);
+      assert.deepEqual(launchedEarly, [fleet.browserPid], 'the fleet launched no browser of its own');
+      assert.deepEqual(
+        lines.filter((line) => line.msg === 'browser launched').map((line) => [line.browserPid, line.generation]),
+        [[fleet.browserPid, 1]],
+      );
+      await page.close();
+    } finally {
+      await fleet.close();
+    }
+    assert.deepEqual(processesInGroups(launchedEarly), []);
+  });
+
+  it('is closed, leaving no process, when the service stops before any fleet took it', async () => {
+    const before = new Set(browserChildrenOf(process.pid).map((p) => p.pid));
+    const early = new EarlyBrowser(undefined);
+    assert.ok(await eventually(() => browserChildrenOf(process.pid).some((p) => !before.has(p.pid)), 60_000), 'launched');
+    const launched = browserChildrenOf(process.pid).filter((p) => !before.has(p.pid));
+    await early.close();
+    assert.deepEqual(processesInGroups(launched.map((p) => p.pid)), []);
   });
 });

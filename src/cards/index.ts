@@ -17,6 +17,7 @@ import type { ImageLinker } from './markdown/answer-asks.js';
 import type { CoverRequest } from './request/cover-schema.js';
 import { codeFingerprint } from './code-fingerprint.js';
 import { RenderCache, rendererVersion, type CachedAnswer, type SharedAnswerIndex } from './render-cache.js';
+import type { EarlyBrowser } from './render/early-browser.js';
 import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
@@ -93,6 +94,11 @@ export interface CardsOptions {
    * opens its own.
    */
   markdownPool?: MarkdownPool;
+  /**
+   * A browser launched beforehand with these settings (http/run-server.ts launches one while it
+   * still imports the service), the first the requests' render pages open on; the core closes it.
+   */
+  firstBrowser?: EarlyBrowser;
 }
 
 export interface Generated extends Stored {
@@ -156,6 +162,7 @@ export function createCards(options: CardsOptions): Cards {
     previewQueueMax: settings.previewQueueMax,
     requestTimeoutMs: settings.requestTimeoutMs,
     chromiumPath: settings.chromiumPath,
+    firstBrowser: options.firstBrowser,
     restartAfter: settings.browserRestartAfter,
     probeIntervalMs: settings.browserProbeIntervalMs,
     probeTimeoutMs: settings.browserProbeTimeoutMs,

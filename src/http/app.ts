@@ -9,6 +9,7 @@ import type { ApiKeyStore } from './api-keys.js';
 import type { Config } from '../config.js';
 import { createCards, type Cards } from '../cards/index.js';
 import type { MarkdownPool } from '../cards/markdown/markdown-pool.js';
+import type { EarlyBrowser } from '../cards/render/early-browser.js';
 import { createStorage } from '../cards/storage/create-storage.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { createHttpServer } from './http-server.js';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Markdown workers already opened with this configuration (run-server.ts opens them early); the service closes them. */
   markdownPool?: MarkdownPool;
+  /** A browser launched with this configuration (run-server.ts launches it early); the service closes it. */
+  firstBrowser?: EarlyBrowser;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -43,7 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // which this replica would find missing and forget, undoing the other replica's entry.
   const sharedCache =
     redis && config.renderCache && config.storage === 's3' ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
-  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache, markdownPool: options.markdownPool });
+  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache, markdownPool: options.markdownPool, firstBrowser: options.firstBrowser });
   metrics.watchPool(cards.renderer);
   if (redis) metrics.watchSharedState(redis);
   server.addHook('onClose', async () => cards.close());

@@ -12,6 +12,7 @@
 import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
+import type { EarlyBrowser } from './early-browser.js';
 import type { PageFactory, PoolPage } from './page-pool.js';
 import { RenderPage } from './render-page.js';
 import type { RenderShell } from './shell-document.js';
@@ -46,6 +47,8 @@ export interface BrowserFleetOptions {
   /** How long a probe may go unanswered before the browser is killed (default 5 s). */
   probeTimeoutMs?: number;
   log: Logger;
+  /** A browser launched before the service was built (early-browser.ts): the first this fleet serves with. */
+  firstBrowser?: EarlyBrowser;
   /** A browser was replaced (counted by the metrics). */
   onRestart?(reason: RestartReason): void;
   /**
@@ -176,7 +179,8 @@ export class BrowserFleet implements PageFactory<FleetPage> {
 
   private async launch(): Promise<BrowserInstance> {
     if (this.closed) throw new Error('the renderer is shut down');
-    const instance = await BrowserInstance.launch(this.options.chromiumPath, ++this.launchCount, this.options.log);
+    const generation = ++this.launchCount;
+    const instance = await (this.options.firstBrowser?.take(this.options.log) ?? BrowserInstance.launch(this.options.chromiumPath, generation, this.options.log));
     this.live.add(instance);
     instance.browser.on('disconnected', () => {
       this.live.delete(instance);
@@ -249,6 +253,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.probeTimer);
+    await this.options.firstBrowser?.close();
     await this.launching?.catch(() => undefined);
     await Promise.all([...this.live].map((instance) => this.closeBrowser(instance)));
   }

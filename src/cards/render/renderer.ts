@@ -14,6 +14,7 @@ import { DiagramPages } from '../diagrams/diagram-pages.js';
 import type { DiagramStyle, DrawnDiagram } from '../diagrams/diagram-page.js';
 import type { Logger } from '../logger.js';
 import { BrowserFleet, type FleetPage, type RestartReason } from './browser-fleet.js';
+import type { EarlyBrowser } from './early-browser.js';
 import { PagePool, type PoolObserver } from './page-pool.js';
 import type { RenderPage } from './render-page.js';
 import type { RenderShell } from './shell-document.js';
@@ -38,6 +39,8 @@ export interface RendererOptions {
   /** Longest a request may wait and render, whatever its signal does; see PagePool. */
   requestTimeoutMs?: number;
   chromiumPath?: string;
+  /** A browser launched beforehand (early-browser.ts), for the requests' render pages. */
+  firstBrowser?: EarlyBrowser;
   /** Renders after which the browser is replaced; 0 never. */
   restartAfter?: number;
   /** How often the browser is asked whether it still answers; 0 never. */
@@ -62,10 +65,11 @@ export class Renderer {
 
   constructor(options: RendererOptions) {
     const { observer } = options;
-    const fleet = (onPagesChanged: () => void) =>
+    const fleet = (onPagesChanged: () => void, firstBrowser?: EarlyBrowser) =>
       new BrowserFleet({
         shell: options.shell,
         chromiumPath: options.chromiumPath,
+        firstBrowser,
         restartAfter: options.restartAfter,
         probeIntervalMs: options.probeIntervalMs,
         probeTimeoutMs: options.probeTimeoutMs,
@@ -76,7 +80,7 @@ export class Renderer {
     this.fleet = fleet(() => {
       this.pool.refresh();
       this.diagrams.refresh('requests');
-    });
+    }, options.firstBrowser);
     this.previewFleet = fleet(() => {
       this.previewPool.refresh();
       this.diagrams.refresh('previews');
