@@ -138,6 +138,23 @@ describe('every script is drawn by a bundled face', () => {
     assert.deepEqual(problems, []);
   });
 
+  it('draws the numbers of a long ordered list with a bundled face in every theme', async () => {
+    // traditional-chinese numbers its items 一, 二, 三 … (cjk-decimal): characters in no markup and
+    // no stylesheet, so the page declared no face for them, and the fourth item showed an empty box.
+    const list = Array.from({ length: 12 }, (_, index) => `${index + 1}. item`).join('\n');
+    const byTheme = await fontsByTheme(themeIds, list);
+    const problems: string[] = [];
+    for (const themeId of themeIds) {
+      const markers = byTheme.get(themeId)!.filter((run) => run.text.includes('of <li>'));
+      assert.ok(markers.length >= 12, `${themeId}: every item's number measured (${markers.length})`);
+      for (const run of markers) {
+        const foreign = run.fonts.filter((font) => !font.isCustomFont || !isBundled(font.familyName));
+        if (foreign.length > 0) problems.push(`${themeId} ${run.text}: ${foreign.map((font) => font.familyName).join(', ')}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('draws each Chinese or Japanese title with one CJK face, never two inside a word', async () => {
     const problems: string[] = [];
     let measured = 0;

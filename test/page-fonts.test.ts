@@ -3,6 +3,7 @@
 // then draw every script with its bundled face is test/fonts-scripts.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { counterStyleCharacters } from '../src/cards/render/counter-styles.js';
 import { PageFonts, shellFonts } from '../src/cards/render/page-fonts.js';
 
 /** The code points each declared face claims, by "family weight" (e.g. "Noto Sans Arabic 400"). */
@@ -77,5 +78,20 @@ describe('the faces a page declares as it sees new characters', () => {
     const page = new PageFonts(shell);
     page.rulesFor('<p>كُتِبَ 中文</p>');
     assert.equal(page.rulesFor('<p>كتب 文中</p>'), '');
+  });
+});
+
+describe('the characters list numbers are drawn with', () => {
+  it('are read from the counter styles a stylesheet names, wherever it names them', () => {
+    assert.ok(counterStyleCharacters('li::before { content: counter(list-item, cjk-decimal) "、"; }').includes('四'));
+    assert.ok(counterStyleCharacters('ol { list-style: cjk-ideographic inside; }').includes('萬'));
+    assert.ok(counterStyleCharacters('ol { list-style-type: hiragana }').includes('ん'));
+    assert.ok(counterStyleCharacters('li::before { content: counters(item, ".", lower-greek) }').includes('ω'));
+    assert.equal(counterStyleCharacters('ol { list-style: decimal; } li::before { content: counter(item) }'), '', 'Latin-1 numbers the shell declares anyway');
+  });
+
+  it('have their faces declared in the shell of a theme that numbers its items so', () => {
+    const shell = shellFonts('.card-x ol > li::before { content: counter(list-item, cjk-decimal); }');
+    for (const point of points('〇一二三四五六七八九、')) assert.ok(shell.codePoints.has(point), `U+${point.toString(16)}`);
   });
 });

@@ -20,6 +20,7 @@
 // every character the page has used it for; the later declaration wins for the characters it
 // claims, and shares the font file already loaded.
 import { FontFaceIndex } from '../themes/font-face-index.js';
+import { counterStyleCharacters } from './counter-styles.js';
 import { bundledFaces, isDrawnAlone } from '../themes/fonts.js';
 
 /** What a freshly opened page declares: the rules, and the characters and faces they were written for. */
@@ -41,14 +42,14 @@ type Declared = 'whole' | { readonly points: number[]; alone: boolean };
  */
 const drawnByTheBrowser = '•◦▪▫■□●○–—…‐‑‘’“”«»‹›';
 
-/** The faces of every character of `text` (CSS, HTML), of printable Latin-1 and of what the browser draws itself. */
+/** The faces of every character of `text` (CSS, HTML), of printable Latin-1 and of what the browser draws itself (list numbers included). */
 export function shellFonts(text: string): ShellFonts {
   const index = new FontFaceIndex(bundledFaces());
   const codePoints = new Set<number>();
   for (let point = 0x20; point <= 0xff; point++) if (point < 0x7f || point >= 0xa0) codePoints.add(point);
   // Comments name themes in their own languages; they draw nothing.
   const drawn = text.replace(/\/\*[\s\S]*?\*\//g, '');
-  for (const point of codePointsIn(drawn + drawnByTheBrowser)) codePoints.add(point);
+  for (const point of codePointsIn(drawn + drawnByTheBrowser + counterStyleCharacters(drawn))) codePoints.add(point);
   // CSS writes characters as escapes too (`content: "\201C"`).
   for (const match of drawn.matchAll(/\\([0-9a-fA-F]{1,6})/g)) codePoints.add(parseInt(match[1]!, 16));
   const declared = new Map<number, Declared>();
