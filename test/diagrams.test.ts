@@ -349,6 +349,47 @@ describe('mermaid diagrams', () => {
     return { cards: laidOutCards, drawn };
   }
 
+  it('keeps a diagram fitted to the room under its heading on its card in a theme that tilts pictures', async () => {
+    // notebook turns pictures by 1°: measured turned, a sequence diagram fitted to the room under
+    // its heading reached a few px past the card and was hidden whole, its heading faded out as
+    // if the card had been cut short (a creator's note on logging in with a QR code).
+    const note = [
+      '# 一张图看懂扫码登录全过程',
+      '',
+      '你每天都在扫码登录，但你知道手机和电脑之间到底发生了什么吗？今天用一张时序图给你讲清楚！',
+      '',
+      '## 整体流程',
+      '',
+      fence(
+        [
+          'sequenceDiagram',
+          '    participant 用户手机',
+          '    participant 网页前端',
+          '    participant 登录服务器',
+          '    网页前端->>登录服务器: 请求生成二维码',
+          '    登录服务器-->>网页前端: 返回二维码编号',
+          '    loop 每两秒轮询一次',
+          '        网页前端->>登录服务器: 查询扫码状态',
+          '        登录服务器-->>网页前端: 等待中',
+          '    end',
+          '    用户手机->>登录服务器: 扫码并确认授权',
+          '    登录服务器-->>用户手机: 授权成功',
+          '    网页前端->>登录服务器: 再次查询状态',
+          '    登录服务器-->>网页前端: 下发登录凭证',
+        ].join('\n'),
+      ),
+      '',
+      '## 三个关键点',
+      '',
+      '- 二维码里只有一个临时编号，不包含你的密码',
+      '- 手机确认后，服务器才把凭证发给网页',
+    ].join('\n');
+    const { cards, drawn } = await layOutWithDiagrams(note, 'notebook', 440, 586);
+    assert.ok(drawn[0]?.ok, 'drawn');
+    assert.deepEqual(cards.map((card) => card.truncated), cards.map(() => false), 'no card is cut short');
+    assert.equal(cards.flatMap((card) => [...card.picturesPast, ...card.slices]).length > 0, true, 'the diagram is on a card');
+  });
+
   it("folds a user journey too wide for a 440 px card into rows at legible size, every row whole on a card (mermaid's README)", async () => {
     // Five tasks side by side: shrunk to the card's 368 px its task names were 7.6 px. Folded
     // between its sections, each row is drawn larger, and the rows go on over the cards.

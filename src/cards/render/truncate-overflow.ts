@@ -23,6 +23,18 @@ export function truncateOverflowInPage(): number {
   const textSlack = 0.5;
   const pictureSlack = 2;
   const range = document.createRange();
+  // A picture its theme turns (notebook tilts pictures by 1°) reaches a few px past its own box at
+  // a corner; the pagination placed and sized the box, so the box is what must fit. Measured
+  // turned, a diagram fitted to the room left crossed the cut and was hidden whole.
+  const untransformedRect = (element: Element): DOMRect => {
+    if (getComputedStyle(element).transform === 'none') return element.getBoundingClientRect();
+    const { style } = element as HTMLElement;
+    const inline = style.transform;
+    style.transform = 'none';
+    const rect = element.getBoundingClientRect();
+    style.transform = inline;
+    return rect;
+  };
   let truncated = 0;
   for (const card of Array.from(document.querySelectorAll('#cards > .card.fixed-height')) as HTMLElement[]) {
     const content = card.querySelector('.card-content');
@@ -41,7 +53,7 @@ export function truncateOverflowInPage(): number {
       } else if (/^(IMG|SVG|VIDEO|CANVAS|INPUT|HR)$/i.test((node as Element).tagName) || (node as Element).classList.contains('katex-display')) {
         // Only what is drawn of it: an ancestor that clips its overflow (a slice of a diagram cut
         // over several cards shows a band of the whole picture) cuts its box.
-        let { top, bottom } = (node as Element).getBoundingClientRect();
+        let { top, bottom } = untransformedRect(node as Element);
         for (let above = (node as Element).parentElement; above && above !== inner; above = above.parentElement) {
           if (getComputedStyle(above).overflowY === 'visible') continue;
           const clip = above.getBoundingClientRect();
