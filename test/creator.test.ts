@@ -11,6 +11,7 @@ import { SvgRasterizer } from '../src/cards/images/svg-raster.js';
 import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { renderMarkdown } from '../src/cards/markdown/render-markdown.js';
 import { prepareContent } from '../src/cards/pipeline.js';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { renderCards } from '../src/cards/render/render-cards.js';
 import { checkRequest } from '../src/cards/request/check.js';
 import { layoutFontScale, resolveRequest } from '../src/cards/request/resolve.js';
@@ -538,6 +539,25 @@ describe('for creators', () => {
     assert.match(html, /<h1[^>]*>Title #not<\/h1>/);
     const { html: off } = await renderMarkdown('A post #markdown', { hashtags: false });
     assert.doesNotMatch(off, /hashtag/);
+  });
+
+  it('sets a paragraph of hashtags alone flush, never stretched across the card by a justifying theme', async () => {
+    // traditional-chinese justifies Chinese paragraphs, and spread the first row of a post's tags
+    // over the card's width with wide gaps between the chips.
+    const markdown = '最后想说，早起不是目的，而是为了把时间还给自己。\n\n#早起打卡 #自律生活 #自我提升 #习惯养成 #成长日记 #时间管理';
+    const { html } = await renderMarkdown(markdown);
+    assert.equal((html.match(/<p data-tags/g) ?? []).length, 1, 'the tags alone are marked, not the sentence');
+    assert.doesNotMatch((await renderMarkdown('关注我！#早起打卡')).html, /data-tags/, 'a sentence ending in a tag is not');
+    const theme = service.app.cards.themes.get('traditional-chinese')!;
+    const gaps = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+      await page.layout(cardMarkup({ theme, width: 440, height: 586, fixedHeight: false, contentHtml: html }));
+      return page.evaluate<number[]>(`(() => {
+        const chips = [...document.querySelectorAll('#cards .hashtag')].map((chip) => chip.getBoundingClientRect());
+        return chips.slice(1).flatMap((chip, index) => Math.abs(chip.top - chips[index].top) < 2 ? [chip.left - chips[index].right] : []);
+      })()`);
+    });
+    assert.ok(gaps.length >= 2, `chips side by side: ${gaps.length}`);
+    assert.ok(Math.max(...gaps) < 12, `gaps between chips: ${gaps.map((gap) => gap.toFixed(1)).join(', ')} px`);
   });
 
   it('makes one PDF with every card as a page at the card size, with text, each page tagged as a figure with its card\'s alt text', async () => {

@@ -1,8 +1,9 @@
 // Hashtags as creators write them under a post: `#word` or `#中文标签` at the start of a line or
-// after a space (or CJK punctuation) becomes span.hashtag, a tag chip that themes/_base.css and each theme draw
-// (docs/themes.md#cover-signature-and-tags). Headings (`# Title` needs its space, so it never
-// matches), code, links, math and preformatted text keep their `#` as written; `#1` (a number) and
-// `a#b` (no space before) are left alone. Off with the request field `hashtags: false`.
+// after a space (or CJK punctuation) becomes span.hashtag, a tag chip that themes/_base.css and
+// each theme draw (docs/themes.md#cover-signature-and-tags); a paragraph of tags alone is marked
+// `data-tags`. Headings (`# Title` needs its space, so it never matches), code, links, math and
+// preformatted text keep their `#` as written; `#1` (a number) and `a#b` (no space before) are left
+// alone. Off with the request field `hashtags: false`.
 import type { Element, ElementContent, Root, Text } from 'hast';
 import type { VFile } from 'vfile';
 
@@ -43,9 +44,19 @@ export function rehypeHashtags() {
         }
       }
       parent.children = children as typeof parent.children;
+      // A paragraph of tags alone (the line under a post) is marked: a theme that justifies its
+      // text must not stretch a row of chips across the card (traditional-chinese.css).
+      if (parent.type === 'element' && parent.tagName === 'p' && isTagsAlone(parent)) parent.properties.dataTags = '';
     };
     visitChildren(tree);
   };
+}
+
+/** Whether a paragraph holds hashtag chips and nothing else but white space and line breaks. */
+function isTagsAlone(paragraph: Element): boolean {
+  const isChip = (child: ElementContent) => child.type === 'element' && Array.isArray(child.properties.className) && child.properties.className.includes('hashtag');
+  const isSpace = (child: ElementContent) => (child.type === 'text' && child.value.trim() === '') || (child.type === 'element' && child.tagName === 'br');
+  return paragraph.children.some(isChip) && paragraph.children.every((child) => isChip(child) || isSpace(child));
 }
 
 /** The text split into plain runs and hashtag chips. `lineStart`: the text begins a line (or follows white space). */
