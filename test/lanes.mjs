@@ -87,6 +87,7 @@ export const unitFiles = [
   'test/cjk-phrases.test.ts',
   'test/client-turns.test.ts',
   'test/code-fingerprint.test.ts',
+  'test/code-wrap.test.ts',
   'test/deployment.test.ts',
   'test/diagram-alt.test.ts',
   'test/diagram-theme-variables.test.ts',

@@ -10,6 +10,12 @@ const boxDrawing = /[\u2500-\u259f]/;
 const longListing = /^[-dlcbps][rwxsStT-]{9}[.+@]?\s/;
 /** Columns set apart by runs of spaces inside a line (tables printed by a program). */
 const spacedColumns = /\S {2,}\S/;
+/**
+ * A comment after the code on its line, set apart by two spaces or more as many style guides ask
+ * (`parse(text);  // ['a', 'b']`): not a column. Counted as one, a JavaScript block with two such
+ * comments in four lines was drawn unwrapped, its type scaled to 5 px to fit its longest line.
+ */
+const trailingComment = / {2,}(?:\/\/|\/\*|#(?=\s)|--(?=\s)|;(?=\s)).*$/;
 /** Characters drawn 1 em wide: CJK, and box drawing, which the bundled monospaced face lacks and a CJK face draws. */
 const fullWidth = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff60\u2500-\u259f]/u;
 
@@ -24,7 +30,7 @@ export function alignedLineWidth(source: string): number | undefined {
   const aligned =
     boxDrawing.test(source) ||
     lines.filter((line) => longListing.test(line)).length >= 2 ||
-    (lines.length >= 3 && lines.filter((line) => spacedColumns.test(line.trim())).length * 2 >= lines.length);
+    (lines.length >= 3 && lines.filter((line) => spacedColumns.test(line.trim().replace(trailingComment, ''))).length * 2 >= lines.length);
   if (!aligned) return undefined;
   // JetBrains Mono advances 0.6 em a character.
   const ems = Math.max(...lines.map((line) => [...line.replace(/\t/g, '        ')].reduce((sum, char) => sum + (fullWidth.test(char) ? 1 : 0.6), 0)));
