@@ -426,6 +426,28 @@ describe('themes', () => {
       assert.deepEqual(problems, []);
     });
 
+    it('starts every card at its content box: no block keeps its top margin at the top of a card, in any theme or mode', async () => {
+      // minimal, brand-a, brand-b, pop-art and japanese-magazine kept a heading's top margin there
+      // (their `h2 { margin-top }` outweighed the base rule): a card continued under a heading
+      // began 20-30 px down, on a card the pagination had measured without it, and at 200 x 200 the
+      // heading was left alone on a card because the first table record no longer fitted under it.
+      const problems: string[] = [];
+      for (const first of ['<h1>Title</h1>', '<h2>Heading</h2>', '<h3>Heading</h3>', '<h4>Heading</h4>', '<blockquote><p>Quote</p></blockquote>', '<hr>', '<ul><li>item</li></ul>', '<pre><code>code</code></pre>']) {
+        problems.push(
+          ...(await inspect<string[]>(
+            `${first}<p>after</p>`,
+            '',
+            `[...document.getElementById('cards').children].flatMap((card) => {
+              const el = card.querySelector('.card-content-inner > :first-child');
+              const margin = parseFloat(getComputedStyle(el).marginTop);
+              return margin > 0.5 ? [card.className.split(' ').slice(1, 4).join(' ') + ': <' + el.tagName.toLowerCase() + '> ' + margin + ' px down'] : [];
+            })`,
+          )),
+        );
+      }
+      assert.deepEqual(problems, []);
+    });
+
     it('never wraps box drawings or aligned console output: each line stays one row, its type scaled to fit the block, its columns aligned', async () => {
       const table = ['┌──────────┬──────────┬──────────┬──────────┬──────────┐', '│ Name     │ Version  │ License  │ Size     │ Updated  │', '└──────────┴──────────┴──────────┴──────────┴──────────┘'];
       const listing = ['drwxr-xr-x  2 root root  4096 Nov 25 23:45 node_modules', '-rw-r--r--  1 root root 12034 Nov 25 23:45 package-lock.json-with-a-longer-name'];
