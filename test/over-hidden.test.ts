@@ -30,6 +30,17 @@ describe('overHiddenMode', () => {
   });
   after(async () => service.close());
 
+  it('does not cut a card short for the lines a closed <details> hides', async () => {
+    // Asked for their boxes, the page lays the hidden lines out as if they were drawn: they crossed
+    // the card's edge, and the card was cut above its own last line.
+    const items = Array.from({ length: 40 }, (_, i) => `- Section ${i}`).join('\n');
+    const markdown = `Before the table of contents.\n\n<details>\n<summary>Expand contents</summary>\n\n${items}\n\n</details>\n\nAfter it, the last line.`;
+    for (const theme of ['minimal', 'darktech']) {
+      const { cards } = await renderWithGeometry(service, { markdown, theme, overHiddenMode: true, scale: 1 }, { capture: false });
+      assert.equal(cards[0]!.truncatedAt, undefined, `${theme}: cut at ${cards[0]!.truncatedAt}`);
+    }
+  });
+
   for (const theme of ['plain-notes', 'minimal', 'cyberpunk', 'notebook', 'coil-notebook', 'japanese-magazine']) {
     for (const height of [360, 401, 437]) {
       it(`ends a ${theme} card ${height} px tall at its last whole line`, async () => {

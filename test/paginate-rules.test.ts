@@ -91,6 +91,14 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(paragraph('a', 25)), ['start', 'p#a line 10', 'p#a line 20']);
   });
 
+  it('takes a closed <details> as its summary alone, and goes on through an open one like any block', async () => {
+    // mermaid's README folds its table of contents: read as the lines it hides (which the page
+    // lays out when asked for their boxes), it was spread over cards that showed only "Details".
+    const folded = (open: boolean) => `${paragraph('a', 3)}<details id="d"${open ? ' open' : ''}><summary>More</summary>${list('ul', Array(30).fill(1))}</details>${paragraph('b', 3)}`;
+    assert.deepEqual(await starts(folded(false)), ['start']);
+    assert.ok((await starts(folded(true))).length >= 4, 'open, its 30 items go on over the cards');
+  });
+
   it('leaves no single last line of a paragraph alone at the head of a card (widow)', async () => {
     // Ten lines would fit, but the eleventh would then stand alone: the break moves up one line.
     assert.deepEqual(await starts(paragraph('a', 11)), ['start', 'p#a line 9']);

@@ -35,6 +35,14 @@ export function truncateOverflowInPage(): number {
     style.transform = inline;
     return rect;
   };
+  // What a closed <details> hides is not drawn, but asked for its boxes the page lays it out as if
+  // it were: its lines would cross the cut and end the card above its own last line. (No filter
+  // function for the walker: the page runs no script of its own, so it could not call one.)
+  const hiddenByDetails = (node: Node): boolean => {
+    const parent = node.parentElement;
+    if (node.nodeType === Node.TEXT_NODE && parent?.matches('details:not([open])')) return true;
+    return (node.nodeType === Node.TEXT_NODE ? parent : (node as Element))?.closest('details:not([open]) > :not(summary)') != null;
+  };
   let truncated = 0;
   for (const card of Array.from(document.querySelectorAll('#cards > .card.fixed-height')) as HTMLElement[]) {
     const content = card.querySelector('.card-content');
@@ -46,6 +54,7 @@ export function truncateOverflowInPage(): number {
     const boxes: Array<{ top: number; bottom: number; slack: number }> = [];
     const walker = document.createTreeWalker(inner, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (hiddenByDetails(node)) continue;
       if (node.nodeType === Node.TEXT_NODE) {
         if (!/\S/.test((node as Text).data)) continue;
         range.selectNodeContents(node);

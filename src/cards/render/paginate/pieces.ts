@@ -159,7 +159,15 @@ export class PieceReader {
       split = el instanceof HTMLTableElement && this.tablePieces(el, path, out);
     } else if (cs.display === 'grid' && !isHeading(el) && !atomicTags.has(tag)) {
       split = this.gridPieces(el, path, out);
-    } else if (!isHeading(el) && (!atomicTags.has(tag) || el.classList.contains('diagram-sliced') || el.classList.contains('diagram-folded')) && !el.classList.contains('katex-display') && containerDisplays.has(cs.display)) {
+    } else if (
+      !isHeading(el) &&
+      (!atomicTags.has(tag) || el.classList.contains('diagram-sliced') || el.classList.contains('diagram-folded')) &&
+      !el.classList.contains('katex-display') &&
+      // A closed <details> shows its summary alone: what it hides has boxes the page does not draw,
+      // and read as lines it spread an empty "Details" over cards of their own.
+      !(el instanceof HTMLDetailsElement && !el.open) &&
+      containerDisplays.has(cs.display)
+    ) {
       this.collect(el, [...path, el], out);
       split = out.length > first;
     }
