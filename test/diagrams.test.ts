@@ -840,6 +840,31 @@ describe('the diagram page', () => {
     });
   });
 
+  it('never folds a graph through an edge between two of its nodes', async () => {
+    // mermaid's README class diagram, too wide for the card: folded between Class09 and Class07,
+    // their inheritance arrow ran off the first row and began from nowhere on the second.
+    const readme = await fs.readFile(path.join(projectRoot, 'node_modules', 'mermaid', 'README.md'), 'utf8');
+    const classes = /```mermaid\n(classDiagram\n[\s\S]*?)```/.exec(readme)?.[1];
+    assert.ok(classes, "mermaid's README still has its class diagram");
+    const flowchart = `flowchart LR\n${Array.from({ length: 9 }, (_, i) => `  N${i}["Step number ${i}"] --> N${i + 1}["Step number ${i + 1}"]`).join('\n')}`;
+    for (const source of [classes, flowchart]) {
+      await onDiagramPage(async (diagramPage, page, theme) => {
+        const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, cardHeight: 586, deviceScale: 1, sliceable: true });
+        assert.ok(drawn.ok);
+        if (!drawn.rows) return;
+        // The picture holds the rows one under another; each edge must lie within one of them.
+        const crossing = await page.evaluate((rows) => {
+          const svg = document.querySelector('#diagram svg')!;
+          const box = svg.getBoundingClientRect();
+          return Array.from(svg.querySelectorAll('.edgePaths path'), (edge) => edge.getBoundingClientRect())
+            .filter((r) => r.width > 0 || r.height > 0)
+            .filter((r) => !rows.some((row) => r.left - box.left >= row.left * box.width - 1 && r.right - box.left <= row.right * box.width + 1)).length;
+        }, drawn.rows);
+        assert.equal(crossing, 0, `${source.split('\n')[0]}: ${crossing} edges cut by a fold`);
+      });
+    }
+  });
+
   it('marks a pie with its legend under it to be cut only between the pie and its legend', async () => {
     // A creator's note: a legend of ten long names under the pie. Cut through the pie, or between
     // its title and the pie, a card ended on half a pie or on the title alone.

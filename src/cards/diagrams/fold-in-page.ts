@@ -67,16 +67,19 @@ export function foldInPage({ width, atWidthPx, minTextPx, rowHeightLimit, height
   if (floorGrowth > mostGrowth) return undefined;
   // Px of the drawing as it is now that one row may hold.
   const rowCapacity = width / floorGrowth;
-  // Everything drawn, and what a split may not go through: any text, and any shape narrower than a
-  // row (a wider one, a journey's section over many tasks, is split with the drawing). Lines that
-  // run across (a journey's time axis) may be split; lines that run down hold a split off.
+  // Everything drawn, and what a split may not go through: any text, any shape narrower than a
+  // row (a wider one, a journey's section over many tasks, is split with the drawing), and any edge
+  // between two nodes (a class diagram's inheritance arrow, a flowchart's link): cut, its ends
+  // pointed at nothing on two rows. Other lines that run across (a journey's time axis) may be
+  // split; lines that run down hold a split off.
   const parts: { left: number; right: number; top: number; bottom: number; holds: boolean }[] = [];
   for (const el of Array.from(drawing.querySelectorAll('text, rect, circle, ellipse, polygon, polyline, path, line, use'))) {
     if (el.closest('defs, marker')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
+    const edge = el.closest('.edgePaths, .edgePath, .relation, .transition, .relationshipLine') !== null;
     const across = /^(?:line|polyline|path)$/.test(el.tagName) && r.width > 2 * r.height;
-    const holds = el.tagName === 'text' || (r.width <= rowCapacity && !across);
+    const holds = el.tagName === 'text' || edge || (r.width <= rowCapacity && !across);
     parts.push({ left: r.left - box.left, right: r.right - box.left, top: r.top - box.top, bottom: r.bottom - box.top, holds });
   }
   const spans = parts.filter((part) => part.holds).sort((a, b) => a.left - b.left);
