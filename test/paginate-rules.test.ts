@@ -202,6 +202,21 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(paragraph('a', 8) + codeBlock(5)), ['start', 'div.code-header']);
   });
 
+  it('leaves no comment line at the foot of a card, cut from the code it introduces', async () => {
+    // biome's Japanese README: "# format、lint…を実行" ended one card and its command began the next.
+    const lines = ['c0', 'c1', 'c2', 'c3', 'c4', '# install it', 'npm install', 'c7', 'c8', 'c9', 'c10', 'c11'];
+    const code = (text: string[]) =>
+      `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Shell</span></div><code>${text.map((line) => `<span class="line">${line}</span>`).join('\n')}</code></pre>`;
+    const cardTexts = async (text: string[]) => (await paginate(paragraph('a', 3) + code(text))).report!.cards.map((card) => card.text.trim());
+    // Three lines, the label and six lines of code fill the card: it ends after c4, not after the comment.
+    const held = await cardTexts(lines);
+    assert.equal(held.length, 2);
+    assert.ok(held[0]!.endsWith('c4') && held[1]!.startsWith('# install it'), JSON.stringify(held));
+    // A comment followed by another comment is not held.
+    const notHeld = await cardTexts(lines.map((line) => (line === 'npm install' ? '# more' : line)));
+    assert.ok(notHeld[0]!.endsWith('# install it') && notHeld[1]!.startsWith('# more'), JSON.stringify(notHeld));
+  });
+
   it('counts a wrapped source line of code as the lines it is drawn on, not as one line', async () => {
     // A card of ten lines, then a two-line heading over a code block of two source lines, each
     // drawn (as Shiki draws a line: one inline block) over four lines of the card, then an
