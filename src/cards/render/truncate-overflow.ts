@@ -52,9 +52,10 @@ export function truncateOverflowInPage(): number {
     const limit = content.getBoundingClientRect().bottom - px(cs.paddingBottom) - px(cs.borderBottomWidth);
     const innerTop = inner.getBoundingClientRect().top;
     const boxes: Array<{ top: number; bottom: number; slack: number }> = [];
+    const foldsSomething = inner.querySelector('details:not([open])') !== null;
     const walker = document.createTreeWalker(inner, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (hiddenByDetails(node)) continue;
+      if (foldsSomething && hiddenByDetails(node)) continue;
       if (node.nodeType === Node.TEXT_NODE) {
         if (!/\S/.test((node as Text).data)) continue;
         range.selectNodeContents(node);

@@ -16,6 +16,8 @@ export class CodeWrapRule {
   /** Candidates found to fall inside a wrapped source line or after an introducing comment. */
   private readonly keptTogether = new Map<number, boolean>();
   private readonly range = document.createRange();
+  /** Each code block's text, read once. */
+  private readonly texts = new Map<Element, string>();
 
   constructor(
     private readonly pieces: Piece[],
@@ -45,7 +47,9 @@ export class CodeWrapRule {
     this.range.selectNodeContents(container);
     this.range.setEnd(point.node, point.offset);
     const before = this.range.toString();
-    const after = (container.textContent ?? '').slice(before.length);
+    let text = this.texts.get(container);
+    if (text === undefined) this.texts.set(container, (text = container.textContent ?? ''));
+    const after = text.slice(before.length);
     const lineBefore = before.slice(before.lastIndexOf('\n', before.length - 2) + 1);
     const lineAfter = after.slice(0, after.indexOf('\n') === -1 ? undefined : after.indexOf('\n'));
     return commentLine.test(lineBefore) && lineAfter.trim() !== '' && !commentLine.test(lineAfter);
