@@ -47,8 +47,8 @@ export class CodeWrapRule {
     this.range.selectNodeContents(container);
     this.range.setEnd(point.node, point.offset);
     const before = this.range.toString();
-    let text = this.texts.get(container);
-    if (text === undefined) this.texts.set(container, (text = container.textContent ?? ''));
+    const text = this.texts.get(container) ?? container.textContent ?? '';
+    this.texts.set(container, text);
     const after = text.slice(before.length);
     const lineBefore = before.slice(before.lastIndexOf('\n', before.length - 2) + 1);
     const lineAfter = after.slice(0, after.indexOf('\n') === -1 ? undefined : after.indexOf('\n'));
