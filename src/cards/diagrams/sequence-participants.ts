@@ -91,6 +91,17 @@ function brokenName(name: string, room: number, fontPx = nameFontPx): string | u
 }
 
 /**
+ * The participants a line of the body draws at: a message's two, a note's one or two
+ * (`Note over A,B:`). Undefined for any other line.
+ */
+function drawnAt(line: string): string[] | undefined {
+  const sent = message.exec(line);
+  if (sent) return [sent[1]!, sent[2]!];
+  const noted = note.exec(line);
+  return noted ? noted[1]!.split(',').map((id) => id.trim()).filter((id) => id !== '') : undefined;
+}
+
+/**
  * `body` (the source from its type line on) with every participant name that has a word wider than
  * a box of `boxPx` broken into lines. Every participant is then declared right after the type line,
  * in the order they first appear (the order Mermaid gives them), with the keyword it was declared
@@ -127,11 +138,11 @@ export function participantNamesBroken(body: string, boxPx: number): string {
 }
 
 /** A block's first line (`loop every minute`, `rect` for nesting only) and the lines that go on with it (`else`, `and`, `option`), with their labels. */
-const blockStart = /^([ \t]*(?:loop|alt|opt|par|par_over|critical|break|rect)(?=[ \t]|$)[ \t]*)(.*?)[ \t]*$/i;
-const blockGoesOn = /^([ \t]*(?:else|and|option)(?=[ \t]|$)[ \t]*)(.*?)[ \t]*$/i;
+const blockStart = /^([ \t]*(?:loop|alt|opt|par|par_over|critical|break|rect)(?=[ \t]|$)[ \t]*)(.*)$/i;
+const blockGoesOn = /^([ \t]*(?:else|and|option)(?=[ \t]|$)[ \t]*)(.*)$/i;
 const blockEnd = /^[ \t]*end[ \t]*$/i;
 /** The participants a note is drawn at (`Note right of John:`, `Note over A,B:`). */
-const note = /^[ \t]*note[ \t]+(?:left[ \t]+of|right[ \t]+of|over)[ \t]+([^:]+?)[ \t]*:/i;
+const note = /^[ \t]*note[ \t]+(?:left[ \t]+of|right[ \t]+of|over)[ \t]+([^:]*):/i;
 /** The width of a block's tag (`loop`, Mermaid's labelBoxWidth), which its label's room leaves out. */
 const blockTagPx = 50;
 /**
@@ -166,12 +177,10 @@ export function blockLabelsBroken(body: string, boxPx: number, gapPx: number): s
   const rewritten = new Map<number, string>();
   lines.forEach((line, index) => {
     const declared = declaration.exec(line);
-    const sent = declared ? undefined : message.exec(line);
-    const noted = declared || sent ? undefined : note.exec(line);
-    const drawnAt = declared ? [] : sent ? [sent[1]!, sent[2]!] : noted ? noted[1]!.split(',').map((id) => id.trim()) : undefined;
+    const participants = declared ? [] : drawnAt(line);
     if (declared) at(declared[2]!);
-    if (drawnAt) {
-      for (const id of drawnAt) {
+    if (participants) {
+      for (const id of participants) {
         const place = at(id);
         for (const block of open) {
           block.first = Math.min(block.first, place);
@@ -187,7 +196,8 @@ export function blockLabelsBroken(body: string, boxPx: number, gapPx: number): s
       if (!block || block.last < block.first) return;
       const room = Math.max(smallestLabelRoomPx, (block.last - block.first) * (boxPx + gapPx) - blockTagPx - 2 * wrapPaddingPx);
       for (const labelLine of block.labelLines) {
-        const [, keyword, label] = (blockStart.exec(lines[labelLine]!) ?? blockGoesOn.exec(lines[labelLine]!))!;
+        const [, keyword, written] = (blockStart.exec(lines[labelLine]!) ?? blockGoesOn.exec(lines[labelLine]!))!;
+        const label = written!.trimEnd();
         if (!label || /^rect\b/i.test(keyword!.trim())) continue;
         // Mermaid draws the label in brackets, and wraps it with them.
         const broken = brokenName(`[${label}]`, room, labelFontPx);
