@@ -16,8 +16,8 @@ export class CodeWrapRule {
   /** Candidates found to fall inside a wrapped source line or after an introducing comment. */
   private readonly keptTogether = new Map<number, boolean>();
   private readonly range = document.createRange();
-  /** Each code block's text, read once. */
-  private readonly texts = new Map<Element, string>();
+  /** Each code block's source lines, read once. */
+  private readonly sourceLines = new Map<Element, Element[]>();
 
   constructor(
     private readonly pieces: Piece[],
@@ -42,16 +42,24 @@ export class CodeWrapRule {
     return kept ? Math.max(base, 2.5 * (previous.bottom - previous.top)) : base;
   }
 
-  /** Whether the source line before `point` (a break between source lines) is a comment alone, and the one after it code. */
+  /**
+   * Whether the source line before `point` (a break between source lines) is a comment alone, and
+   * the one after it code. The block's source lines (span.line, markdown/code-blocks.ts) are found
+   * by bisection: the lines that end at or before the break.
+   */
   private afterIntroducingComment(point: { node: Node; offset: number }, container: Element): boolean {
-    this.range.selectNodeContents(container);
-    this.range.setEnd(point.node, point.offset);
-    const before = this.range.toString();
-    const text = this.texts.get(container) ?? container.textContent ?? '';
-    this.texts.set(container, text);
-    const after = text.slice(before.length);
-    const lineBefore = before.slice(before.lastIndexOf('\n', before.length - 2) + 1);
-    const lineAfter = after.slice(0, after.indexOf('\n') === -1 ? undefined : after.indexOf('\n'));
-    return commentLine.test(lineBefore) && lineAfter.trim() !== '' && !commentLine.test(lineAfter);
+    const lines = this.sourceLines.get(container) ?? Array.from(container.querySelectorAll('.line'));
+    this.sourceLines.set(container, lines);
+    this.range.setStart(point.node, point.offset);
+    this.range.collapse(true);
+    let ended = 0;
+    for (let high = lines.length; ended < high; ) {
+      const middle = (ended + high) >> 1;
+      if (this.range.comparePoint(lines[middle]!, lines[middle]!.childNodes.length) <= 0) ended = middle + 1;
+      else high = middle;
+    }
+    const before = lines[ended - 1]?.textContent ?? '';
+    const after = lines[ended]?.textContent ?? '';
+    return commentLine.test(before) && after.trim() !== '' && !commentLine.test(after);
   }
 }
