@@ -16,8 +16,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-/** Bundled CommonJS packages that require Node's own modules need a require in an ES module. */
-const banner = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
+/**
+ * Bundled CommonJS packages that require Node's own modules need a require in an ES module
+ * (bundle-service-packages.mjs writes it too).
+ */
+export const requireBanner = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 
 /**
  * Bundles `<compiledDir>/cards/markdown/markdown-worker.js` in place (compiledDir: dist, or
@@ -27,7 +30,7 @@ export async function bundleMarkdownWorker(compiledDir, { sourcemap = false } = 
   const workerDir = path.join(compiledDir, 'cards', 'markdown');
   const worker = path.join(workerDir, 'markdown-worker.js');
   // Already bundled (this step run again without the compiler): its chunks are still needed.
-  if (fs.readFileSync(worker, 'utf8').startsWith(banner)) return;
+  if (fs.readFileSync(worker, 'utf8').startsWith(requireBanner)) return;
   fs.rmSync(path.join(workerDir, 'worker-chunks'), { recursive: true, force: true });
   await build({
     entryPoints: [worker],
@@ -39,7 +42,7 @@ export async function bundleMarkdownWorker(compiledDir, { sourcemap = false } = 
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    banner: { js: banner },
+    banner: { js: requireBanner },
     sourcemap,
     logLevel: 'warning',
   });

@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { requireBanner } from './bundle-markdown-worker.mjs';
 
 const leftInNodeModules = [
   'pino',
@@ -43,8 +44,6 @@ const leftInNodeModules = [
 /** What the service runs, besides what these import: its entry points and the processes it starts from its own files. */
 const entryPoints = ['server.js', 'cli.js', 'cards/images/svg-drawing-host-process.js', 'cards/images/svg-raster-process.js'];
 
-/** Bundled CommonJS packages that require Node's own modules need a require in an ES module. */
-const banner = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 
 /**
  * Rewrites the compiled modules under `compiledDir` (dist) that the entry points reach, in place,
@@ -53,7 +52,7 @@ const banner = "import { createRequire as createRequireForBundle } from 'node:mo
 export async function bundleServicePackages(compiledDir) {
   const dist = path.resolve(compiledDir);
   // Already done since tsc last wrote the modules (this step run again on its own).
-  if (fs.readFileSync(path.join(dist, entryPoints[0]), 'utf8').startsWith(banner)) return;
+  if (fs.readFileSync(path.join(dist, entryPoints[0]), 'utf8').startsWith(requireBanner)) return;
   const modules = new Set(entryPoints.map((file) => path.join(dist, file)));
   // The service's own modules are found by following their relative imports from the entry points;
   // each is kept as a module of its own (external), and itself an entry point of the build.
@@ -93,7 +92,7 @@ export async function bundleServicePackages(compiledDir) {
   // The modules' source maps are carried over from tsc's (it wrote them beside each module).
   // tsc has just written every module again, so the chunks of an earlier build are no longer imported.
   fs.rmSync(path.join(dist, 'packages'), { recursive: true, force: true });
-  await build({ ...options, entryPoints: [...modules], outdir: dist, allowOverwrite: true, chunkNames: 'packages/[name]-[hash]', banner: { js: banner }, sourcemap: true });
+  await build({ ...options, entryPoints: [...modules], outdir: dist, allowOverwrite: true, chunkNames: 'packages/[name]-[hash]', banner: { js: requireBanner }, sourcemap: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
