@@ -39,6 +39,16 @@ describe('phrase breaks in the HTML', () => {
     assert.ok(text.endsWith('5\u00a0分。'), text.slice(-6));
   });
 
+  it('holds at least three letters on the last line, its punctuation not counted', async () => {
+    // BudouX and ICU both end these on a two-letter word and a stop (焦虑。, 方法！, 成长。」).
+    for (const markdown of ['我们常常因为别人的一句话而感到焦虑。', '这是我用了三年的学习方法！', '他说：「每一次失败都是成长。」']) {
+      const { html } = await renderMarkdown(markdown);
+      const { text, breaks } = breakPoints(paragraphs(html)[0]!);
+      const lastLine = text.slice(Math.max(...breaks));
+      assert.ok(lastLine.replace(/[\s\p{P}\u2060]/gu, '').length >= 3, `${markdown}: the last line could be ${JSON.stringify(lastLine)}`);
+    }
+  });
+
   it('keeps a 《title》, short emphasis and code whole, and leaves code blocks alone', async () => {
     const markdown = '《被讨厌的勇气》这本书告诉我，**小红书**上的 `npm install` 教程和 [读书笔记](https://example.com) 都值得一看，真的很有用。\n\n```js\nconst 中文变量 = "你好世界，这是代码";\n```';
     const { html } = await renderMarkdown(markdown);

@@ -148,8 +148,17 @@ export async function renderLines(service: RunningService, request: CardsRequest
   });
 }
 
-/** A paragraph of more than one line whose last line holds one or two characters (spaces not counted). */
-export const shortLastLine = (block: BlockLines) => block.lines.length > 1 && [...block.lines.at(-1)!.replace(/\s/gu, '')].length <= 2;
+/**
+ * A paragraph of more than one line whose last line holds one or two characters (spaces not
+ * counted), or, in the body text of Chinese, Japanese and Korean, one or two letters and their
+ * punctuation ("焦虑。"). Headings and cover texts hold three characters, punctuation counted
+ * (src/cards/markdown/cjk-phrases.ts, HeldEnd).
+ */
+export const shortLastLine = (block: BlockLines) => {
+  const last = block.lines.at(-1)!;
+  const counted = cjkLetter.test(last) && !/^h[1-6]|cover-|end-text/.test(block.block) ? /[\s\p{P}]/gu : /\s/gu;
+  return block.lines.length > 1 && [...last.replace(counted, '')].length <= 2;
+};
 
 const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 

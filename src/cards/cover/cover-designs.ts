@@ -32,7 +32,7 @@ export function textBlockAttributes(text: string): string {
 export function textHtml(parts: Array<{ text: string; mark?: boolean }> | string): string {
   const pieces = typeof parts === 'string' ? [{ text: parts }] : parts;
   const whole = pieces.map((part) => part.text).join('');
-  const { breaks, keepTogetherFrom } = phraseBreaks(whole, true);
+  const { breaks, keepTogetherFrom } = phraseBreaks(whole, 'characters');
   // A piece of text as drawn: what lies past the held-together end is held.
   const drawn = (from: number, to: number) =>
     from >= keepTogetherFrom ? holdTogether(whole.slice(from, to)) : to <= keepTogetherFrom ? whole.slice(from, to) : whole.slice(from, keepTogetherFrom) + holdTogether(whole.slice(keepTogetherFrom, to));
@@ -123,7 +123,7 @@ const ems = (text: string) => [...text].reduce((sum, char) => sum + (/[\u2e80-\u
 
 /** The widest piece of `title` that never breaks (a word, a CJK phrase, a 《title》), in em. */
 function widestUnbreakable(title: string): number {
-  const { breaks } = phraseBreaks(title, false);
+  const { breaks } = phraseBreaks(title, 'none');
   const pieces = [0, ...breaks].map((start, index) => title.slice(start, breaks[index] ?? title.length));
   return Math.max(0, ...pieces.flatMap((piece) => piece.split(/\s+/u)).map(ems));
 }

@@ -43,7 +43,7 @@ function partsOf(word: string): string[] {
   const parts = word.split(/(?<=[\p{Ll}\d])(?=\p{Lu})|(?<=[_.-])/u).filter((part) => part !== '');
   return parts.flatMap((part) => {
     if (!hasCjkLetters(part)) return [part];
-    const { breaks } = phraseBreaks(part, false);
+    const { breaks } = phraseBreaks(part, 'none');
     return [0, ...breaks].map((start, index) => part.slice(start, breaks[index] ?? part.length));
   });
 }

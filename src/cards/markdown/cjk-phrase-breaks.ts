@@ -1,8 +1,8 @@
 // Chinese and Japanese lines break between phrases, not inside words (cjk-phrases.ts decides
 // where): each block with CJK text gets a <wbr> at every point a line may break and the
 // attribute `data-phrases`, which themes/_base.css draws with `word-break: keep-all`, so the page
-// breaks its CJK text only there. The block's last few characters get no break (and no-break
-// spaces), so its last line never holds one or two characters alone; so do Korean blocks, whose
+// breaks its CJK text only there. The block's last few letters get no break (and no-break
+// spaces), so its last line never holds one or two letters alone; so do Korean blocks, whose
 // words the page keeps whole itself. Code, math and tag chips are never segmented; a document
 // without Chinese, Japanese or Korean letters is not walked at all.
 import type { Element, ElementContent, Root, Text } from 'hast';
@@ -12,6 +12,8 @@ import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, holdTogether, phraseBr
 
 /** Inline elements whose text flows on with the text around them. */
 const inline = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
+/** Headings: large type, whose lines hold few characters (see HeldEnd). */
+const headings = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Elements whose text is never segmented: code keeps its own breaks, math and chips are one piece. */
 const untouchedTags = new Set(['pre', 'code', 'kbd', 'samp', 'script', 'style', 'svg', 'math', 'textarea']);
 const untouchedClasses = ['katex', 'katex-display', 'hashtag', 'image-placeholder', 'author-line'];
@@ -124,7 +126,7 @@ function addPhraseBreaks(tree: Root): void {
     let segmented = false;
     for (const run of runs) {
       if (!hasEastAsianLetters(run.text)) continue;
-      const { breaks, keepTogetherFrom } = phraseBreaks(run.text, run.endsLine, language);
+      const { breaks, keepTogetherFrom } = phraseBreaks(run.text, !run.endsLine ? 'none' : headings.has(node.tagName) ? 'characters' : 'letters', language);
       const outsideTerms = breaks.filter((offset) => !run.terms.some(([start, end]) => offset > start && offset < end));
       markBreaks(run, outsideTerms, keepTogetherFrom);
       if (hasCjkLetters(run.text)) segmented = true;

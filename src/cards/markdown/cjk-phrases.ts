@@ -93,28 +93,37 @@ function insideTitles(text: string): Set<number> {
   return inside;
 }
 
-/** Characters the last line of a block holds at least (a line of one or two reads as a mistake). */
+/** Characters the last line of a block holds at least: a line of one or two reads as a mistake. */
 const lastLineMinimum = 3;
+const punctuation = /\p{P}/u;
+
+/**
+ * What a run holds together at its end: nothing (the run goes on), its last three letters with
+ * their punctuation (body text: "感到焦虑。", never "焦虑。" alone), or its last three characters,
+ * punctuation counted (large type, headings and cover texts, whose lines hold few characters
+ * and balance themselves: a longer held end might not fit a line).
+ */
+export type HeldEnd = 'none' | 'letters' | 'characters';
 
 export interface PhraseBreaks {
   /** UTF-16 offsets in the text before which a line may break, ascending. */
   breaks: number[];
   /**
-   * With `endsLine`: the offset from which the text must stay on one line (the block's last few
-   * characters), to be drawn through holdTogether. `text.length` when nothing is held.
+   * The offset from which the text must stay on one line (the block's last few characters, see
+   * HeldEnd), to be drawn through holdTogether. `text.length` when nothing is held.
    */
   keepTogetherFrom: number;
 }
 
 /**
- * Where lines may break in `text`, a run of one block's text. `endsLine`: the run ends the block
- * (or a line of it, before a <br>), so its last characters are kept together. `language`: the
+ * Where lines may break in `text`, a run of one block's text. `heldEnd`: what of its end is kept
+ * together, when the run ends the block (or a line of it, before a <br>). `language`: the
  * document's (cjkLanguage), for a run without kana; one with kana is Japanese.
  */
-export function phraseBreaks(text: string, endsLine: boolean, language: Language = cjkLanguage(text)): PhraseBreaks {
+export function phraseBreaks(text: string, heldEnd: HeldEnd, language: Language = cjkLanguage(text)): PhraseBreaks {
   if (!hasCjkLetters(text)) {
     // Korean keeps its words whole in the page (keep-all, spaces between words): only its end is held.
-    return { breaks: [], keepTogetherFrom: endsLine && hangul.test(text) ? lastLineStart(text, []) : text.length };
+    return { breaks: [], keepTogetherFrom: heldEnd !== 'none' && hangul.test(text) ? lastLineStart(text, [], heldEnd) : text.length };
   }
   if (kana.test(text)) language = 'ja';
   // ICU is asked only about BudouX's boundaries (`containing` segments just around each), which
@@ -130,7 +139,7 @@ export function phraseBreaks(text: string, endsLine: boolean, language: Language
     if (words.containing(offset)!.index === offset) breaks.push(offset);
   }
   withoutLoneLetters(text, breaks);
-  const keepTogetherFrom = endsLine ? lastLineStart(text, breaks) : text.length;
+  const keepTogetherFrom = heldEnd === 'none' ? text.length : lastLineStart(text, breaks, heldEnd);
   return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)), keepTogetherFrom };
 }
 
@@ -155,6 +164,9 @@ const opening = '「『（【《〈〔｛';
  */
 const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text[offset - 1]!) || opening.includes(text[offset]!);
 
+/** Dashes and ellipses, on either side of which the page may break a line (——我妈). */
+const dashes = '\u2013\u2014\u2015\u2026\u22ef';
+
 /**
  * `text` (the held end of a block, or a piece of it) as it must be drawn to stay on one line: spaces
  * as no-break spaces, and a word joiner (U+2060) where the page would break at punctuation anyway.
@@ -162,22 +174,32 @@ const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text
 export function holdTogether(text: string): string {
   let held = '';
   for (let offset = 0; offset < text.length; offset++) {
-    if (offset > 0 && pageBreaksAnyway(text, offset)) held += '\u2060';
+    const besideDash = dashes.includes(text[offset - 1]!) || dashes.includes(text[offset]!);
+    if (offset > 0 && (pageBreaksAnyway(text, offset) || besideDash)) held += '\u2060';
     held += text[offset] === ' ' ? '\u00a0' : text[offset];
   }
   return held;
 }
 
-/** The latest break (phrase break or space) after which at least `lastLineMinimum` characters follow. */
-function lastLineStart(text: string, breaks: number[]): number {
-  const end = text.trimEnd().length;
+/**
+ * The latest break (phrase break or space) after which at least `lastLineMinimum` letters follow
+ * (or characters, for `characters`); failing that, the latest after which that many characters
+ * follow, punctuation counted, rather than the whole block held on one line.
+ */
+function lastLineStart(text: string, breaks: number[], heldEnd: 'letters' | 'characters'): number {
   const breakSet = new Set(breaks);
-  let characters = 0;
-  // From the end back: count the characters (not spaces) and stop at the first break point with enough after it.
-  for (let offset = end - 1; offset > 0; offset--) {
-    if (!space.test(text[offset]!) && !isLowSurrogate(text.charCodeAt(offset))) characters++;
-    const breakable = breakSet.has(offset) || (space.test(text[offset - 1]!) && !space.test(text[offset]!));
-    if (breakable && characters >= lastLineMinimum) return offset;
+  const anyCharacter = () => true;
+  return (heldEnd === 'letters' && latestBreakBefore(text, breakSet, (character) => !punctuation.test(character))) || latestBreakBefore(text, breakSet, anyCharacter);
+}
+
+function latestBreakBefore(text: string, breaks: Set<number>, counts: (character: string) => boolean): number {
+  let counted = 0;
+  // From the end back: count the characters (never spaces) and stop at the first break point with enough after it.
+  for (let offset = text.trimEnd().length - 1; offset > 0; offset--) {
+    const character = text[offset]!;
+    if (!space.test(character) && !isLowSurrogate(text.charCodeAt(offset)) && counts(character)) counted++;
+    const breakable = breaks.has(offset) || (space.test(text[offset - 1]!) && !space.test(character));
+    if (breakable && counted >= lastLineMinimum) return offset;
   }
   return 0;
 }
