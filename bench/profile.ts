@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const cards = createCards({ settings: config, log });
   const browser = await BrowserInstance.launch(config.chromiumPath, 1, log);
-  const page = await RenderPage.open(browser.browser, cards.shell, { warmUp: true });
+  const page = await RenderPage.open(browser.browser, cards.shell, { warmUp: 'all' });
   try {
     for (const document of representativeSet) {
       const preview = await cards.preview(normalizeRequest({ markdown: document.markdown(0) }), AbortSignal.timeout(60_000));

@@ -8,12 +8,14 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { CardError } from '../src/cards/errors.js';
 import { captureCard } from '../src/cards/render/capture-card.js';
-import { PagePool, type PageFactory, type PoolObserver, type RenderOutcome } from '../src/cards/render/page-pool.js';
+import { PagePool, type PageFactory, type PoolObserver, type RenderOutcome, type WarmUp } from '../src/cards/render/page-pool.js';
 
 class FakePage {
   closed = false;
   clears = 0;
   failClear = false;
+  /** Opened with the `common` warm-up, the rest still to do. */
+  partlyWarm = false;
   constructor(
     readonly id: number,
     readonly generation: number,
@@ -38,18 +40,34 @@ class FakeFactory implements PageFactory<FakePage> {
   /** When set, opens wait for it (to hold pages in "opening"). */
   gate?: Promise<void>;
 
-  /** Whether each page was opened ahead of demand (to be warmed), in order of opening. */
-  readonly openedAhead: boolean[] = [];
+  /** How each page was warmed, in order of opening, and each finished warm-up as `finished <id>`. */
+  readonly warmUps: string[] = [];
+  /** When set, finishing a warm-up waits for it; `finishFailure` makes it fail. */
+  finishGate?: Promise<void>;
+  finishFailure?: Error;
 
-  async open(ahead: boolean): Promise<FakePage> {
-    this.openedAhead.push(ahead);
+  async open(warmUp: WarmUp): Promise<FakePage> {
+    this.warmUps.push(warmUp);
     const generation = this.generation;
     await this.gate;
     const failure = this.openFailures.shift();
     if (failure) throw failure;
     const page = new FakePage(this.pages.length + 1, generation);
+    page.partlyWarm = warmUp === 'common';
     this.pages.push(page);
     return page;
+  }
+  partlyWarm(page: FakePage): boolean {
+    return page.partlyWarm;
+  }
+  /** Warm-ups finishing or finished. */
+  finishing = 0;
+  async finishWarmUp(page: FakePage): Promise<void> {
+    this.finishing += 1;
+    await this.finishGate;
+    if (this.finishFailure) throw this.finishFailure;
+    page.partlyWarm = false;
+    this.warmUps.push(`finished ${page.id}`);
   }
   usable(page: FakePage): boolean {
     return page.generation === this.generation && !this.dead;
@@ -547,9 +565,42 @@ describe('page pool: warm-up', () => {
     while (pool.openPages < 3 && performance.now() < deadlineAt) await tick(20);
     assert.equal(pool.openPages, 3);
     assert.equal(factory.pages.length, 3);
-    assert.deepEqual(factory.openedAhead, [true, true, true], 'the first page and the spares are warmed');
+    assert.deepEqual(factory.warmUps, ['common', 'finished 1', 'all', 'all'], 'the first page warms in part, and whole before the spares open');
     await pool.close();
     assert.ok(factory.pages.every((page) => page.closed));
+  });
+
+  it('a request that comes while the first page finishes its warm-up waits for that page, not for a cold one', async () => {
+    const { pool, factory } = makePool({ concurrency: 2 });
+    const finish = deferred<void>();
+    factory.finishGate = finish.promise;
+    await pool.start();
+    const deadlineAt = performance.now() + 10_000;
+    while (factory.finishing === 0 && performance.now() < deadlineAt) await tick(20);
+    assert.equal(factory.finishing, 1, 'the pool went on to finish the warm-up once quiet');
+    const request = pool.run(never(), async (page) => page.id);
+    await tick(50);
+    assert.equal(factory.pages.length, 1, 'no cold page was opened for the request');
+    assert.equal(pool.queueLength, 0, 'the request is counted as served by the page being warmed');
+    finish.resolve();
+    assert.equal(await request, 1);
+    assert.ok(factory.warmUps.includes('finished 1'));
+    await pool.close();
+  });
+
+  it('closes a page whose warm-up cannot be finished, and goes on to the spares', async () => {
+    const { pool, factory, observer } = makePool({ concurrency: 2 });
+    factory.finishFailure = new Error('the page crashed while warming');
+    await pool.start();
+    const deadlineAt = performance.now() + 10_000;
+    while (!factory.pages[0]!.closed && performance.now() < deadlineAt) await tick(20);
+    assert.ok(factory.pages[0]!.closed, 'the page that failed its warm-up is closed');
+    assert.equal(observer.discarded, 1);
+    factory.finishFailure = undefined;
+    while (pool.openPages < 2 && performance.now() < deadlineAt) await tick(20);
+    assert.deepEqual(factory.warmUps, ['common', 'all', 'all']);
+    assert.equal(await pool.run(never(), async (page) => page.id), 3);
+    await pool.close();
   });
 });
 
@@ -572,7 +623,7 @@ describe('page pool: warm-up when quiet', () => {
     pool.warmWhenQuiet();
     assert.equal(await pool.run(never(), async (page) => page.id), 1);
     assert.equal(factory.pages.length, 1);
-    assert.deepEqual(factory.openedAhead, [false], 'a page a request waits for is not made to warm up first');
+    assert.deepEqual(factory.warmUps, ['none'], 'a page a request waits for is not made to warm up first');
     await pool.close();
   });
 });

@@ -14,7 +14,7 @@ describe('a render page as it opens', () => {
   let page: RenderPage;
   before(async () => {
     browser = await launchBrowser();
-    page = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: true });
+    page = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'all' });
   });
   after(async () => {
     await page.close();
@@ -22,12 +22,35 @@ describe('a render page as it opens', () => {
   });
 
   it('loads no face beyond the shell when a request waits for it (the request warms what it uses)', async () => {
-    const cold = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: false });
+    const cold = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'none' });
     try {
       const loaded = await cold.evaluate<string[]>(`[...document.fonts].filter((face) => face.status !== 'unloaded').map((face) => face.family)`);
       assert.deepEqual(loaded, []);
     } finally {
       await cold.close();
+    }
+  });
+
+  it('opened with the common warm-up, has the faces of a formula and code, and those of CJK and emoji once warmUpScripts() ran', async () => {
+    const partly = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'common' });
+    try {
+      const loadedFamilies = async () =>
+        (await partly.evaluate<string[]>(`[...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replaceAll('"', ''))`)).join(', ');
+      // Subsets of the Chinese face also hold Latin letters, digits and punctuation: counted, not named.
+      const chineseFaces = (families: string) => families.split(', ').filter((family) => family === 'Noto Sans SC').length;
+      assert.equal(partly.needsScriptsWarmUp, true);
+      const before = await loadedFamilies();
+      assert.match(before, /KaTeX_Main/);
+      assert.match(before, /Mono|Code/i);
+      assert.doesNotMatch(before, /emoji/i, 'emoji waits for the rest of the warm-up');
+      await partly.warmUpScripts();
+      assert.equal(partly.needsScriptsWarmUp, false);
+      const after = await loadedFamilies();
+      assert.ok(chineseFaces(after) >= chineseFaces(before) + 3, `Chinese subsets loaded: ${chineseFaces(before)} before, ${chineseFaces(after)} after`);
+      assert.match(after, /Noto Color Emoji|Twemoji|emoji/i);
+      assert.equal(await partly.evaluate<number>(`document.getElementById('cards').children.length`), 0, 'the page is empty again');
+    } finally {
+      await partly.close();
     }
   });
 

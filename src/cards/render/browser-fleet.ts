@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
 import type { EarlyBrowser } from './early-browser.js';
-import type { PageFactory, PoolPage } from './page-pool.js';
+import type { PageFactory, PoolPage, WarmUp } from './page-pool.js';
 import { RenderPage } from './render-page.js';
 import type { RenderShell } from './shell-document.js';
 
@@ -98,8 +98,16 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     return this.current?.pid;
   }
 
-  open(ahead: boolean): Promise<FleetPage> {
-    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp: ahead, browserGroup }));
+  open(warmUp: WarmUp): Promise<FleetPage> {
+    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp, browserGroup }));
+  }
+
+  partlyWarm(page: FleetPage): boolean {
+    return page.page.needsScriptsWarmUp;
+  }
+
+  finishWarmUp(page: FleetPage): Promise<void> {
+    return page.page.warmUpScripts();
   }
 
   /**

@@ -18,12 +18,24 @@ export interface PoolPage {
   close(): Promise<void>;
 }
 
+/**
+ * What a page renders before it is handed out: nothing, for a page a request waits for (its own
+ * card warms what it uses); the faces and steps of nearly every card (`common`), for the first
+ * page at start, so the service is ready sooner, the rest following once it is quiet (see
+ * finishWarmUp); or `all`, CJK and emoji faces too, for a spare page opened while it is quiet.
+ */
+export type WarmUp = 'none' | 'common' | 'all';
+
 export interface PageFactory<P extends PoolPage> {
+  /** Opens a page that is usable now, warmed as `warmUp` says. */
+  open(warmUp: WarmUp): Promise<P>;
   /**
-   * Opens a page that is usable now. `ahead`: no request waits for it (the first page at start, a
-   * spare), so it may take the time to warm up; a request waiting for the page warms it itself.
+   * Whether `page` was opened with the `common` warm-up and has not had the rest yet; absent for
+   * pages that have a single warm-up (or none).
    */
-  open(ahead: boolean): Promise<P>;
+  partlyWarm?(page: P): boolean;
+  /** The rest of the warm-up of a page for which partlyWarm is true. */
+  finishWarmUp?(page: P): Promise<void>;
   /** False once the page's browser was replaced or died, or the page crashed: such a page is closed, never handed out. */
   usable(page: P): boolean;
   /** Told after each successful render on `page` (the fleet counts renders towards a planned restart). */
@@ -97,13 +109,13 @@ export class PagePool<P extends PoolPage> {
   }
 
   /**
-   * Warms one page, so the first request is as fast as any other. The other pages are warmed later
-   * (see warmSparePages): opening them all at once would make readiness wait for the slowest, and
-   * opening them right away would slow the first requests.
+   * Warms one page, so the first request is as fast as any other. The other pages, and the rest of
+   * this one's warm-up, follow later (see warmSparePages): opening them all at once would make
+   * readiness wait for the slowest, and opening them right away would slow the first requests.
    */
   async start(): Promise<void> {
     try {
-      this.offer(await this.openPage(true));
+      this.offer(await this.openPage('common'));
     } catch (error) {
       // Requests that came meanwhile waited for this page; they get pages of their own.
       this.pump();
@@ -123,20 +135,30 @@ export class PagePool<P extends PoolPage> {
   }
 
   /**
-   * Opens the pages start() left closed, one at a time, once no request has been served for a
-   * moment: a warm-up never competes with a request for the CPU. Until then, requests that run
-   * side by side open the pages they need themselves (see pump).
+   * Finishes the warm-up start() left partial, then opens the pages start() left closed, one at a
+   * time, once no request has been served for a moment: a warm-up never competes with a request
+   * for the CPU. Until then, requests that run side by side open the pages they need themselves
+   * (see pump).
    */
   private warmSparePages(): void {
     const now = performance.now();
-    if (this.closed || this.slots >= this.options.concurrency) {
+    if (this.inUse || this.options.busyElsewhere?.()) this.quietSince = now;
+    if (this.closed) {
       clearInterval(this.spareWarmUpTimer);
       return;
     }
-    if (this.inUse || this.options.busyElsewhere?.()) this.quietSince = now;
     if (this.warmingSpare || now - this.quietSince < spareWarmUpQuietMs) return;
+    const partlyWarm = this.idle.find((page) => this.factory.partlyWarm?.(page));
+    if (partlyWarm) {
+      this.finishWarmUp(partlyWarm);
+      return;
+    }
+    if (this.slots >= this.options.concurrency) {
+      clearInterval(this.spareWarmUpTimer);
+      return;
+    }
     this.warmingSpare = true;
-    this.openPage(true).then(
+    this.openPage('all').then(
       (page) => {
         this.warmingSpare = false;
         this.offer(page);
@@ -148,6 +170,30 @@ export class PagePool<P extends PoolPage> {
         clearInterval(this.spareWarmUpTimer);
         this.pump();
         if (!this.closed) this.options.log.warn({ err: error }, 'could not warm a spare render page');
+      },
+    );
+  }
+
+  /**
+   * Takes an idle page out of service while it finishes its warm-up. It counts as a page being
+   * opened meanwhile: a request that comes waits for it (a few hundred ms at most) rather than
+   * having a cold page opened for it.
+   */
+  private finishWarmUp(page: P): void {
+    this.idle.splice(this.idle.indexOf(page), 1);
+    this.warmingSpare = true;
+    this.opening += 1;
+    Promise.resolve(this.factory.finishWarmUp?.(page)).then(
+      () => {
+        this.opening -= 1;
+        this.warmingSpare = false;
+        this.offer(page);
+      },
+      (error) => {
+        this.opening -= 1;
+        this.warmingSpare = false;
+        this.discard(page);
+        if (!this.closed) this.options.log.warn({ err: error }, 'could not finish warming a render page');
       },
     );
   }
@@ -309,7 +355,7 @@ export class PagePool<P extends PoolPage> {
   /** Opens pages for waiting requests while there are free slots. */
   private pump(): void {
     while (!this.closed && this.waiting.length > this.opening && this.slots < this.options.concurrency) {
-      this.openPage(false).then(
+      this.openPage('none').then(
         (page) => this.offer(page),
         (error) => {
           // While closing, pages being opened fail because their browser is gone; that is expected.
@@ -356,11 +402,11 @@ export class PagePool<P extends PoolPage> {
     return page.close().catch(() => {});
   }
 
-  private async openPage(ahead: boolean): Promise<P> {
+  private async openPage(warmUp: WarmUp): Promise<P> {
     this.slots += 1;
     this.opening += 1;
     try {
-      return await this.factory.open(ahead);
+      return await this.factory.open(warmUp);
     } catch (error) {
       this.slots -= 1;
       throw error;

@@ -11,7 +11,8 @@ import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwrigh
 import { resolveFontFile } from '../themes/fonts.js';
 import { declareInPage, PageFonts } from './page-fonts.js';
 import type { PageImages } from './page-images.js';
-import { type RenderShell, shellOrigin, warmUpMarkup } from './shell-document.js';
+import type { WarmUp } from './page-pool.js';
+import { type RenderShell, scriptsWarmUpMarkup, shellOrigin, warmUpMarkup } from './shell-document.js';
 import { paintInDocumentOrder, pdfReadingOrderCss, undoPaintInDocumentOrder } from './pdf-reading-order.js';
 import { drawTextOnceInPdf, pdfTextOnceCss, undoTextOnceInPdf } from './pdf-text-once.js';
 
@@ -49,6 +50,8 @@ export class RenderPage {
   private images?: PageImages;
   private readonly crashListeners = new Set<(error: PageCrashed) => void>();
   private browserCallsInFlight = 0;
+  /** Whether the page has yet to warm its CJK and emoji faces (opened with the `common` warm-up). */
+  private scriptsCold = false;
 
   private constructor(
     private readonly context: BrowserContext,
@@ -106,11 +109,12 @@ export class RenderPage {
 
   /**
    * Opens a fresh page with JavaScript off and no network, and loads the shell document into it.
-   * `warmUp`: renders and captures the warm-up card too, for a page that no request waits for yet
-   * (a request waiting for it would only wait longer: its own card warms what it uses).
+   * `warmUp` (page-pool.ts): what it renders and captures before it is handed out, for a page no
+   * request waits for yet (a request waiting for it would only wait longer: its own card warms
+   * what it uses).
    * `browserGroup`: the browser's process id, which is its process group's (browser-instance.ts).
    */
-  static async open(browser: Browser, shell: RenderShell, { warmUp, browserGroup }: { warmUp: boolean; browserGroup?: number }): Promise<RenderPage> {
+  static async open(browser: Browser, shell: RenderShell, { warmUp, browserGroup }: { warmUp: WarmUp; browserGroup?: number }): Promise<RenderPage> {
     const context = await browser.newContext({
       javaScriptEnabled: false,
       serviceWorkers: 'block',
@@ -123,16 +127,33 @@ export class RenderPage {
       await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
       const session = await context.newCDPSession(page);
       renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
-      if (warmUp) {
-        const [warmUpBox] = await renderPage.layout(warmUpMarkup);
-        if (warmUpBox) await renderPage.capture(warmUpBox, { scale: 2, format: 'png' });
-        await renderPage.clear();
-      }
+      if (warmUp !== 'none') await renderPage.warmWith(warmUpMarkup);
+      if (warmUp === 'all') await renderPage.warmWith(scriptsWarmUpMarkup);
+      renderPage.scriptsCold = warmUp === 'common';
       return renderPage;
     } catch (error) {
       await context.close().catch(() => {});
       throw error;
     }
+  }
+
+  /** Whether warmUpScripts has work left: the page was opened with the `common` warm-up only. */
+  get needsScriptsWarmUp(): boolean {
+    return this.scriptsCold;
+  }
+
+  /** Warms the CJK and emoji faces of a page opened with the `common` warm-up; nothing for any other. */
+  async warmUpScripts(): Promise<void> {
+    if (!this.scriptsCold) return;
+    await this.warmWith(scriptsWarmUpMarkup);
+    this.scriptsCold = false;
+  }
+
+  /** Lays out and captures `markup`, then empties the page. */
+  private async warmWith(markup: string): Promise<void> {
+    const [box] = await this.layout(markup);
+    if (box) await this.capture(box, { scale: 2, format: 'png' });
+    await this.clear();
   }
 
   /** The images the next cards show by address (a request's PageImages); cleared by clear(). */

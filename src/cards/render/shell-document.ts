@@ -37,25 +37,39 @@ export function buildShellDocument(themes: ThemeRegistry): RenderShell {
   return { html, fonts };
 }
 
-/**
- * Rendered and captured once when a page opens, so the fonts most cards use (Latin and the most
- * frequent CJK subsets, bold, monospace, emoji, KaTeX) are loaded, a code block has been laid out and the
- * capture path is warm before the first request: otherwise the first card of each page pays for them (about 100 ms here).
- */
-export const warmUpMarkup =
+/** A plain card around `content`, as the warm-up cards are laid out. */
+const warmUpCard = (content: string) =>
   '<div class="card card-plain-notes light-mode" style="--card-width:440px;--card-height:586px">' +
-  '<section class="card-header"></section><section class="card-content"><div class="card-content-inner">' +
-  '<h1>Hello, cardwright 你好</h1><p>The quick brown fox <strong>jumps</strong> <em>over</em> <code>lazy()</code> 🚀✨✅</p>' +
-  '<p>的一是了我不人在他有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感</p>' +
-  '<p><strong>重点：排版、主题、拆分、发布、内容、卡片、知识、分享</strong></p>' +
-  // KaTeX's most used faces (upright, math italic, and the large operators of a sum or integral
-  // inline and displayed), so a first formula does not fetch them.
-  '<p><span class="katex"><span class="mord">1</span><span class="mord mathnormal">x</span>' +
-  '<span class="mop op-symbol small-op">∑</span><span class="mop op-symbol large-op">∑</span></span></p>' +
-  // A highlighted code block as markdown/code-blocks.ts writes it: its frame, header and token rules
-  // are laid out once here rather than in the first card with code (about 40 ms of that card).
-  '<pre class="code-block shiki"><div class="code-header"><span class="code-dots"><span class="code-dot"></span>' +
-  '<span class="code-dot"></span><span class="code-dot"></span></span><span class="code-lang">Python</span></div>' +
-  '<code><span class="line"><span style="--shiki-light:#D73A49;--shiki-dark:#F97583">print</span>' +
-  '<span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8">(x)</span></span></code></pre>' +
-  '</div></section><section class="card-footer"><section class="card-footer-inner"><span class="page">1/1</span></section></section></div>';
+  `<section class="card-header"></section><section class="card-content"><div class="card-content-inner">${content}</div></section>` +
+  '<section class="card-footer"><section class="card-footer-inner"><span class="page">1/1</span></section></section></div>';
+
+/**
+ * Rendered and captured once when a page opens, so the fonts nearly every card uses (Latin
+ * regular, bold and italic, monospace, KaTeX) are loaded, a code block has been laid out and the
+ * capture path is warm before the first request: otherwise the first card of each page pays for
+ * them (about 100 ms here).
+ */
+export const warmUpMarkup = warmUpCard(
+  '<h1>Hello, cardwright</h1><p>The quick brown fox <strong>jumps</strong> <em>over</em> <code>lazy()</code></p>' +
+    // KaTeX's most used faces (upright, math italic, and the large operators of a sum or integral
+    // inline and displayed), so a first formula does not fetch them.
+    '<p><span class="katex"><span class="mord">1</span><span class="mord mathnormal">x</span>' +
+    '<span class="mop op-symbol small-op">∑</span><span class="mop op-symbol large-op">∑</span></span></p>' +
+    // A highlighted code block as markdown/code-blocks.ts writes it: its frame, header and token rules
+    // are laid out once here rather than in the first card with code (about 40 ms of that card).
+    '<pre class="code-block shiki"><div class="code-header"><span class="code-dots"><span class="code-dot"></span>' +
+    '<span class="code-dot"></span><span class="code-dot"></span></span><span class="code-lang">Python</span></div>' +
+    '<code><span class="line"><span style="--shiki-light:#D73A49;--shiki-dark:#F97583">print</span>' +
+    '<span style="--shiki-light:#24292E;--shiki-dark:#E1E4E8">(x)</span></span></code></pre>',
+);
+
+/**
+ * The rest of a page's warm-up: the most frequent Chinese characters (regular and bold, the
+ * subsets of most Chinese cards) and emoji. Decoding those faces is most of a warm-up's time, so
+ * the first page at start takes it only once the service is ready and quiet (page-pool.ts).
+ */
+export const scriptsWarmUpMarkup = warmUpCard(
+  '<h1>你好，cardwright</h1><p>🚀✨✅</p>' +
+    '<p>的一是了我不人在他有这个上们来到时大地为子中你说生国年着就那和要她出也得里后自以会家可下而过天去能对小多然于心学么之都好看起发当没成只如事把还用第样道想作种开美总从无情己面最女但现前些所同日手又行意动方期它头经长儿回位分爱老因很给名法间斯知世什两次使身者被高已亲其进此话常与活正感</p>' +
+    '<p><strong>重点：排版、主题、拆分、发布、内容、卡片、知识、分享</strong></p>',
+);
