@@ -49,6 +49,14 @@ describe('phrase breaks in the HTML', () => {
     }
   });
 
+  it('holds a name with a middle dot, and what a dash joins, in the end together', async () => {
+    // The page breaks beside a dash or a middle dot whatever word-break says: 安妮|·迪拉德, ——|我妈.
+    const { html } = await renderMarkdown('你怎样度过一天，就怎样度过一生。——安妮·迪拉德\n\n挂掉电话以后，我在阳台上站了很久——我妈');
+    const [quote, note] = paragraphs(html);
+    assert.match(quote!, /安妮\u2060·\u2060迪拉德$/);
+    assert.match(note!, /很久\u2060—\u2060—\u2060我妈$/);
+  });
+
   it('keeps a 《title》, short emphasis and code whole, and leaves code blocks alone', async () => {
     const markdown = '《被讨厌的勇气》这本书告诉我，**小红书**上的 `npm install` 教程和 [读书笔记](https://example.com) 都值得一看，真的很有用。\n\n```js\nconst 中文变量 = "你好世界，这是代码";\n```';
     const { html } = await renderMarkdown(markdown);

@@ -164,8 +164,11 @@ const opening = '「『（【《〈〔｛';
  */
 const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text[offset - 1]!) || opening.includes(text[offset]!);
 
-/** Dashes and ellipses, on either side of which the page may break a line (——我妈). */
-const dashes = '\u2013\u2014\u2015\u2026\u22ef';
+/**
+ * Dashes, ellipses and the middle dots of names, on either side of which the page may break a
+ * line (——|我妈, 安妮|·迪拉德).
+ */
+const breakableMarks = '\u2013\u2014\u2015\u2026\u22ef\u00b7\u2027\u30fb';
 
 /**
  * `text` (the held end of a block, or a piece of it) as it must be drawn to stay on one line: spaces
@@ -174,8 +177,8 @@ const dashes = '\u2013\u2014\u2015\u2026\u22ef';
 export function holdTogether(text: string): string {
   let held = '';
   for (let offset = 0; offset < text.length; offset++) {
-    const besideDash = dashes.includes(text[offset - 1]!) || dashes.includes(text[offset]!);
-    if (offset > 0 && (pageBreaksAnyway(text, offset) || besideDash)) held += '\u2060';
+    const besideMark = breakableMarks.includes(text[offset - 1]!) || breakableMarks.includes(text[offset]!);
+    if (offset > 0 && (pageBreaksAnyway(text, offset) || besideMark)) held += '\u2060';
     held += text[offset] === ' ' ? '\u00a0' : text[offset];
   }
   return held;
