@@ -322,6 +322,28 @@ describe('themes: what each one promises', () => {
       }
     });
 
+    it('breaks a wrapped Chinese heading at its comma or separator when that reads as well, in every split mode', async () => {
+      // Balanced between phrases these drew "坚持早起100天，我的 / 人生真的变了吗？" and
+      // "新手在家做手冲咖啡 / ｜零失败攻略". The last one has no punctuation to break at that
+      // leaves its lines even, so it keeps its phrase breaks.
+      const headings = ['# 坚持早起100天，我的人生真的变了吗？🌅', '# 新手在家做手冲咖啡｜零失败攻略☕️', '# 是的，我很想去看看那个地方的风景和人们'];
+      for (const theme of ['minimal', 'cyberpunk', 'social-purple', 'traditional-chinese']) {
+        for (const splitMode of ['noSplit', 'autoSplit'] as const) {
+          const { blocks } = await renderLines(service, { markdown: headings.join('\n\n'), theme, splitMode });
+          const lines = blocks.filter((block) => block.block.startsWith('h1')).map((block) => block.lines);
+          const where = `${theme}, ${splitMode}: ${JSON.stringify(lines)}`;
+          assert.equal(lines.length, 3, where);
+          assert.match(lines[0]![0]!, /，$/, where);
+          assert.match(lines[1]![0]!, /｜$/, where);
+          assert.ok(lines[2]!.length > 1 && !/^是的，$/.test(lines[2]![0]!), where);
+          // A theme's copy of the heading laid over it (cyberpunk's glow) breaks where the heading does.
+          const copies = blocks.filter((block) => block.block.startsWith('h1')).map((block) => block.dataText);
+          assert.equal(copies[0]!.replace(/\u2060/g, ''), '坚持早起100天，我的人生真的变了吗？🌅', where);
+          assert.equal(copies[1]!.replace(/\u2060/g, ''), '新手在家做手冲咖啡｜\u200b零失败攻略☕️', where);
+        }
+      }
+    });
+
     it('keeps its line rules across the cards of an autoSplit document', async () => {
       const markdown = ['zh-hans', 'zh-hant', 'ja'].map((name) => readRepositoryFile(`test/fixtures/corpus/${name}.md`)).join('\n\n');
       const { cards, blocks } = await renderLines(service, { markdown: `${creatorNotes}\n\n${markdown}`, theme: 'traditional-chinese', splitMode: 'autoSplit' });

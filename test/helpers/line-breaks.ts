@@ -21,6 +21,8 @@ export interface BlockLines {
   breaks: number[];
   /** Whether a line is wider than the block (a break could not be found). */
   overflows: boolean;
+  /** A heading's copy for themes to lay over it (its `data-text`, zero-width spaces where it may break). */
+  dataText?: string;
   /** The block goes on on the next card (autoSplit cut it): its last line here is not its last. */
   continues: boolean;
   /** The block goes on from the card before (autoSplit cut it): its first line here is not its first. */
@@ -93,6 +95,7 @@ function linesInPage(selector: string): BlockLines[] {
       align: getComputedStyle(block).textAlign,
       card: cards.indexOf(block.closest('.card')!),
       lastOnCard: !followed(block),
+      dataText: block.getAttribute('data-text') ?? undefined,
     };
   });
 }
@@ -171,8 +174,11 @@ const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 export function breaksInside(block: BlockLines, boundaries: (text: string) => Set<number>): string[] {
   const allowed = [...boundaries(block.text), block.text.length].sort((a, b) => a - b);
   const longestLine = Math.max(...block.lines.map((line) => line.length));
+  // A line may always end at a space, or after a comma, stop, colon or closing bracket (a heading
+  // broken at its punctuation, src/cards/render/paginate/heading-breaks.ts).
   return block.breaks
     .filter((offset) => !allowed.includes(offset) && !/\s/u.test(block.text[offset - 1] ?? ' ') && !/\s/u.test(block.text[offset] ?? ' '))
+    .filter((offset) => !/[，、。！？；：｜）」』》】]/u.test(block.text[offset - 1] ?? ''))
     .filter((offset) => cjkLetter.test(block.text[offset - 1]!) || cjkLetter.test(block.text[offset]!))
     .filter((offset) => {
       const start = allowed.filter((boundary) => boundary < offset).at(-1) ?? 0;

@@ -139,9 +139,27 @@ export function phraseBreaks(text: string, heldEnd: HeldEnd, language: Language 
     if (words.containing(offset)!.index === offset) breaks.push(offset);
   }
   withoutLoneLetters(text, breaks);
-  const keepTogetherFrom = heldEnd === 'none' ? text.length : lastLineStart(text, breaks, heldEnd);
-  return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)), keepTogetherFrom };
+  if (heldEnd === 'none') return { breaks: breaks.filter((offset) => !pageBreaksAnyway(text, offset)), keepTogetherFrom: text.length };
+  // In Chinese body text the held end may also begin where ICU alone sees a word begin
+  // ("今天全部分享|给你们。"): held from the nearest of BudouX's phrase breaks, which are sparse in
+  // Chinese, it could take a whole clause onto the last line and leave the line before it short.
+  // Not in Japanese, whose phrases (bunsetsu) are short, nor in large type, whose few characters a
+  // line are better broken between phrases only ("日本国憲法第九条改正論議" is one).
+  const wordStarts: number[] = [];
+  const reach = heldEnd === 'letters' && language !== 'ja' ? heldEndReach : 0;
+  for (let offset = Math.max(1, text.length - reach); offset < text.length; offset++) {
+    const before = text[offset - 1]!;
+    const after = text[offset]!;
+    if (!wide.test(before) || !wide.test(after) || titles.has(offset) || isLowSurrogate(text.charCodeAt(offset))) continue;
+    if (words.containing(offset)!.index === offset) wordStarts.push(offset);
+  }
+  const keepTogetherFrom = lastLineStart(text, [...breaks, ...wordStarts], heldEnd);
+  if (keepTogetherFrom > 0 && keepTogetherFrom < text.length && !breaks.includes(keepTogetherFrom)) breaks.push(keepTogetherFrom);
+  return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)).sort((a, b) => a - b), keepTogetherFrom };
 }
+
+/** How far from a block's end (UTF-16 units) ICU's word starts are looked at for where its held end begins. */
+const heldEndReach = 16;
 
 /**
  * Drops the break before a phrase of one letter and its punctuation ("读后|感：", "说|我。"): such a

@@ -64,6 +64,18 @@ export async function useCardMetrics(page: RenderPage, request: PaginationReques
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
 }
 
+/** Whether `contentHtml` has a heading with phrase breaks, which breakHeadingsInCards may change. */
+export const hasPhrasedHeadings = (contentHtml: string): boolean => /<h[1-6][^>]*\sdata-phrases/.test(contentHtml);
+
+/**
+ * For cards already laid out whole: breaks their Chinese and Japanese headings at punctuation where
+ * that reads better, as pagination does (paginate/heading-breaks.ts); true when any heading changed.
+ */
+export async function breakHeadingsInCards(page: RenderPage): Promise<boolean> {
+  const script = await paginationScript();
+  return page.evaluate<boolean>(`(() => {\n${script}\nreturn ${bundleGlobalName}.breakHeadingsInCards();\n})()`);
+}
+
 /**
  * The expression a page evaluates to paginate `input`: the bundled script, then its entry applied
  * to the input. Wrapped in a function so the bundle's global stays local to this one evaluation.

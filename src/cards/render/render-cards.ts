@@ -12,7 +12,7 @@ import { coverContentHtml, endContentHtml, signatureHtml } from './creator-cards
 import { fitCover, smallestCreatorCoverFit } from '../cover/fit-cover.js';
 import { fitTables } from './fit-tables.js';
 import { captureLongImage, checkLongImage, maxSingleCapturePixelHeight, needsTiles } from './long-image.js';
-import { maxCardsPerRequest, paginate } from './paginate.js';
+import { breakHeadingsInCards, hasPhrasedHeadings, maxCardsPerRequest, paginate } from './paginate.js';
 import { ByteBudget, checkPixels, defaultRenderLimits, withinStepTime, type RenderLimits } from './render-limits.js';
 import { truncateOverflow } from './truncate-overflow.js';
 import type { CardBox, ImageFormat, RenderPage } from './render-page.js';
@@ -215,7 +215,8 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
   // Measured under the device scale of the capture: text layout differs slightly between scales.
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
-  const boxes = await page.layout(singleCardMarkup(request));
+  let boxes = await page.layout(singleCardMarkup(request));
+  if (hasPhrasedHeadings(request.contentHtml) && (await breakHeadingsInCards(page))) boxes = await page.addCards('', '');
   // A PDF page of a long card is bounded as a PNG of it would be.
   for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format === 'pdf' ? 'png' : request.format, request);
   return boxes;

@@ -15,6 +15,7 @@ import { contentLimit, openCardFrame } from './card-frame.js';
 import { CardCosts } from './card-cost.js';
 import { CodeWrapRule } from './code-wraps.js';
 import { fitBlocks, fitImages } from './fit-to-card.js';
+import { breakHeadingsAtPunctuation } from './heading-breaks.js';
 import { scaleFurther } from './fit-to-room.js';
 import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
@@ -46,10 +47,21 @@ export async function paginateInPage(input: PaginationInput): Promise<Pagination
   return { boxes, needed };
 }
 
+/**
+ * The service's entry for cards laid out whole (noSplit): their CJK headings broken at punctuation
+ * where it reads better (heading-breaks.ts); true when any changed, so their boxes are read again.
+ */
+export function breakHeadingsInCards(): boolean {
+  let changed = false;
+  for (const inner of Array.from(document.querySelectorAll('#cards .card-content-inner'))) changed = breakHeadingsAtPunctuation(inner) || changed;
+  return changed;
+}
+
 /** Lays the document out, chooses the breaks and builds every card into #cards. */
 export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   const frame = await openCardFrame(input);
   const { root, inner, available } = frame;
+  breakHeadingsAtPunctuation(inner);
 
   // One clipped card per section (hrSplit with overHiddenMode) shows content as it is: nothing scaled.
   const fitToCard = !input.clipSections;
