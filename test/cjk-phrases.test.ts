@@ -47,6 +47,10 @@ describe('phrase breaks in the HTML', () => {
       const lastLine = text.slice(Math.max(...breaks));
       assert.ok(lastLine.replace(/[\s\p{P}\u2060]/gu, '').length >= 3, `${markdown}: the last line could be ${JSON.stringify(lastLine)}`);
     }
+    // Not a whole clause either: BudouX sees one phrase in 全部分享给你们, ICU the word 给你们 in it.
+    const { html } = await renderMarkdown('摸索出一套适合新手的方法，今天全部分享给你们。');
+    const { text, breaks } = breakPoints(paragraphs(html)[0]!);
+    assert.ok(text.length - Math.max(...breaks) <= 6, `the held end is ${text.slice(Math.max(...breaks))}`);
   });
 
   it('holds a name with a middle dot, and what a dash joins, in the end together', async () => {

@@ -154,7 +154,8 @@ export function phraseBreaks(text: string, heldEnd: HeldEnd, language: Language 
     if (words.containing(offset)!.index === offset) wordStarts.push(offset);
   }
   const keepTogetherFrom = lastLineStart(text, [...breaks, ...wordStarts], heldEnd);
-  if (keepTogetherFrom > 0 && keepTogetherFrom < text.length && !breaks.includes(keepTogetherFrom)) breaks.push(keepTogetherFrom);
+  // Begun at one of ICU's word starts, the held end needs a break point there (at a space it has one).
+  if (wordStarts.includes(keepTogetherFrom) && !breaks.includes(keepTogetherFrom)) breaks.push(keepTogetherFrom);
   return { breaks: breaks.filter((offset) => offset <= keepTogetherFrom && !pageBreaksAnyway(text, offset)).sort((a, b) => a - b), keepTogetherFrom };
 }
 

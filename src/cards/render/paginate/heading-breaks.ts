@@ -31,12 +31,14 @@ export function breakHeadingsAtPunctuation(inner: Element): boolean {
     const widthBefore = heading.scrollWidth;
     const taken = takePhraseBreaks(heading);
     const after = linesOf(heading);
-    if (readsBetter(before, after) && heading.scrollWidth <= widthBefore) {
+    const unchanged = after.join('\n') === before.join('\n');
+    if (!unchanged && readsBetter(before, after) && heading.scrollWidth <= widthBefore) {
       // A copy of the heading that themes lay over it breaks at the same places (data-text holds
       // a zero-width space at each phrase break).
       if (heading.dataset.text !== undefined) heading.dataset.text = keptBreaks(heading.dataset.text);
       changed = true;
     } else {
+      // Left as it was when it breaks at its punctuation already: nothing to read again.
       taken.undo();
     }
   }
