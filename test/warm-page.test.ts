@@ -1,6 +1,7 @@
 // A render page is warmed when it opens (render-page.ts, shell-document.ts#warmUpMarkup), so the
 // first card it draws does not wait for the faces most cards use. Checked from the page's own
 // FontFaceSet: a face that is still "unloaded" would be fetched and decoded by the first card.
+// Also what a page keeps between requests besides its faces: the bundled scripts of callScript.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -52,6 +53,19 @@ describe('a render page as it opens', () => {
     } finally {
       await partly.close();
     }
+  });
+
+  it('evaluates a bundled script once per page and calls it there after (callScript)', async () => {
+    // State kept between calls shows the script was not evaluated again; another script of the
+    // same global name (a test's own pagination bundle) is installed beside it, not over it.
+    const counter = 'var probe = { calls: 0, call() { return ++this.calls; } };';
+    const other = 'var probe = { call() { return "other"; } };';
+    assert.equal(await page.callScript<number>(counter, 'probe', 'call()'), 1);
+    assert.equal(await page.callScript<number>(counter, 'probe', 'call()'), 2);
+    assert.equal(await page.callScript<string>(other, 'probe', 'call()'), 'other');
+    assert.equal(await page.callScript<number>(counter, 'probe', 'call()'), 3);
+    await page.clear();
+    assert.equal(await page.callScript<number>(counter, 'probe', 'call()'), 4, 'clearing the cards keeps the scripts');
   });
 
   it('has loaded the faces of a first formula, code block, CJK text and emoji', async () => {

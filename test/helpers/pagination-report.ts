@@ -42,7 +42,7 @@ export interface ReportedPagination extends PaginationResult {
 const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pagination-report', 'in-page.ts');
 let script: Promise<string> | undefined;
 
-/** The expression a page evaluates to paginate `input` and describe the cards (see paginationCall in paginate.ts). */
+/** The expression a page evaluates to paginate `input` and describe the cards (see paginate in paginate.ts). */
 export async function reportedPaginationCall(input: PaginationInput): Promise<string> {
   script ??= bundlePageScript(entry);
   return `(() => {\n${await script}\nreturn ${bundleGlobalName}.paginateWithReport(${JSON.stringify(input)});\n})()`;

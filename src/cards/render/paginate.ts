@@ -26,9 +26,9 @@ export type PaginationRequest = Pick<
  * `needed` says how many it would take.
  */
 export async function paginate(page: RenderPage, request: PaginationRequest): Promise<PaginationResult> {
-  const expression = await paginationCall(paginationInput(request));
+  const script = await paginationScript();
   await useCardMetrics(page, request);
-  return page.evaluate<PaginationResult>(expression);
+  return page.callScript<PaginationResult>(script, bundleGlobalName, `paginateInPage(${JSON.stringify(paginationInput(request))})`);
 }
 
 /** What the page-side pagination is given for `request`: the card templates and the document. */
@@ -72,15 +72,5 @@ export const hasPhrasedHeadings = (contentHtml: string): boolean => /<h[1-6][^>]
  * that reads better, as pagination does (paginate/heading-breaks.ts); true when any heading changed.
  */
 export async function breakHeadingsInCards(page: RenderPage): Promise<boolean> {
-  const script = await paginationScript();
-  return page.evaluate<boolean>(`(() => {\n${script}\nreturn ${bundleGlobalName}.breakHeadingsInCards();\n})()`);
-}
-
-/**
- * The expression a page evaluates to paginate `input`: the bundled script, then its entry applied
- * to the input. Wrapped in a function so the bundle's global stays local to this one evaluation.
- */
-async function paginationCall(input: PaginationInput): Promise<string> {
-  const script = await paginationScript();
-  return `(() => {\n${script}\nreturn ${bundleGlobalName}.paginateInPage(${JSON.stringify(input)});\n})()`;
+  return page.callScript<boolean>(await paginationScript(), bundleGlobalName, 'breakHeadingsInCards()');
 }

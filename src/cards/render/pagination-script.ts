@@ -20,7 +20,7 @@ import { projectRoot } from '../../paths.js';
 /** File name of the bundle in dist/cards/render/, written by the build. */
 export const bundleFileName = 'pagination.bundle.js';
 
-/** The name under which the bundle exposes the entry's exports (see paginationCall in paginate.ts). */
+/** The name under which the bundle exposes the entry's exports (see RenderPage.callScript). */
 export const bundleGlobalName = 'cardwrightPagination';
 
 const entryPoint = path.join(projectRoot, 'src', 'cards', 'render', 'paginate', 'index.ts');

@@ -24,7 +24,7 @@ export function breakHeadingsAtPunctuation(inner: Element): boolean {
   let changed = false;
   for (const heading of Array.from(inner.querySelectorAll<HTMLElement>(':is(h1, h2, h3, h4, h5, h6)[data-phrases]'))) {
     const text = heading.textContent ?? '';
-    if (!hasStrongBreak(text)) continue;
+    if (!hasStrongBreak(text) || !wraps(heading)) continue;
     const before = linesOf(heading);
     if (before.length < 2) continue;
     // Compared with what the heading drew before: a theme's copy laid over it may reach past it.
@@ -43,6 +43,14 @@ export function breakHeadingsAtPunctuation(inner: Element): boolean {
     }
   }
   return changed;
+}
+
+/** Whether `heading` is drawn on more than one line: one read of its fragments' boxes. */
+function wraps(heading: HTMLElement): boolean {
+  const range = document.createRange();
+  range.selectNodeContents(heading);
+  const boxes = Array.from(range.getClientRects()).filter((box) => box.width > 0);
+  return boxes.some((box) => box.top > boxes[0]!.top + boxes[0]!.height / 2);
 }
 
 /** A place inside the text (not at its end) where a line may end at punctuation or a space. */
