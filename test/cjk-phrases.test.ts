@@ -61,6 +61,16 @@ describe('phrase breaks in the HTML', () => {
     assert.match(note!, /很久\u2060—\u2060—\u2060我妈$/);
   });
 
+  it('never lets a line begin with a colon, comma, middle dot or separator bar, nor end with an opening bracket', async () => {
+    // A <wbr> is obeyed even there: BudouX's boundaries before ：, ・ and ｜ drew "材料をそろえよう / ：強力粉".
+    const { html } = await renderMarkdown(
+      '## 材料をそろえよう：強力粉・イースト・塩・砂糖\n\n## よくある失敗（ふくらまない・かたい・パサつく）\n\n# 新手在家做手冲咖啡｜零失败攻略\n\n### 用户体验旅程图 [文档 - live editor]\n\n变量与类型：int、str、list 都是常用的类型，我们今天来学习。',
+    );
+    assert.doesNotMatch(html, /<wbr>[：、・｜）」]/u, 'a break before punctuation a line may not begin with');
+    assert.doesNotMatch(html, /[（「\[]<wbr>/u, 'a break after an opening bracket');
+    assert.match(html, /冲咖啡\u2060｜<wbr>零失败/, 'a line may end after the bar, and never begin with it');
+  });
+
   it('keeps a 《title》, short emphasis and code whole, and leaves code blocks alone', async () => {
     const markdown = '《被讨厌的勇气》这本书告诉我，**小红书**上的 `npm install` 教程和 [读书笔记](https://example.com) 都值得一看，真的很有用。\n\n```js\nconst 中文变量 = "你好世界，这是代码";\n```';
     const { html } = await renderMarkdown(markdown);

@@ -339,7 +339,7 @@ describe('themes: what each one promises', () => {
           // A theme's copy of the heading laid over it (cyberpunk's glow) breaks where the heading does.
           const copies = blocks.filter((block) => block.block.startsWith('h1')).map((block) => block.dataText);
           assert.equal(copies[0]!.replace(/\u2060/g, ''), '坚持早起100天，我的人生真的变了吗？🌅', where);
-          assert.equal(copies[1]!.replace(/\u2060/g, ''), '新手在家做手冲咖啡｜\u200b零失败攻略☕️', where);
+          assert.match(copies[1]!, /咖啡\u2060｜\u200b零/, where);
         }
       }
     });

@@ -8,7 +8,7 @@
 import type { Element, ElementContent, Root, Text } from 'hast';
 import { toString as textOf } from 'hast-util-to-string';
 import { SKIP, visit } from 'unist-util-visit';
-import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, holdTogether, phraseBreaks } from './cjk-phrases.js';
+import { cjkLanguage, hasCjkLetters, hasEastAsianLetters, holdTogether, joinSeparators, phraseBreaks } from './cjk-phrases.js';
 
 /** Inline elements whose text flows on with the text around them. */
 const inline = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'data', 'del', 'dfn', 'em', 'i', 'ins', 'mark', 'q', 's', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u']);
@@ -86,7 +86,10 @@ const isBox = (element: Element) =>
 
 const wbr = (): Element => ({ type: 'element', tagName: 'wbr', properties: {}, children: [] });
 
-/** Puts a <wbr> before each break offset of `run`, and holds its text from `keepTogetherFrom` on together. */
+/**
+ * Puts a <wbr> before each break offset of `run`, holds its text from `keepTogetherFrom` on
+ * together, and joins each separator bar to the character before it.
+ */
 function markBreaks(run: Run, breaks: number[], keepTogetherFrom: number): void {
   run.texts.forEach((text, index) => {
     const start = run.starts[index]!;
@@ -98,17 +101,17 @@ function markBreaks(run: Run, breaks: number[], keepTogetherFrom: number): void 
       value = value.slice(0, from) + holdTogether(value.slice(from));
     }
     if (local.length === 0) {
-      text.value = value;
+      text.value = joinSeparators(value);
       return;
     }
     const pieces: ElementContent[] = [];
     let previous = 0;
     for (const offset of local) {
-      if (offset > previous) pieces.push({ type: 'text', value: value.slice(previous, offset) });
+      if (offset > previous) pieces.push({ type: 'text', value: joinSeparators(value.slice(previous, offset)) });
       pieces.push(wbr());
       previous = offset;
     }
-    pieces.push({ type: 'text', value: value.slice(previous) });
+    pieces.push({ type: 'text', value: joinSeparators(value.slice(previous)) });
     const parent = run.parents[index]!;
     parent.children.splice(parent.children.indexOf(text), 1, ...pieces);
   });

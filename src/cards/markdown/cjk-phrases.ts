@@ -136,9 +136,21 @@ export function phraseBreaks(text: string, heldEnd: HeldEnd, language: Language 
     const after = text[offset]!;
     // Between two Latin letters or next to a space the page breaks (or not) by its own rules.
     if (!(wide.test(before) || wide.test(after)) || space.test(before) || space.test(after) || titles.has(offset)) continue;
+    // A <wbr> is obeyed even where no line may begin or end: never after an opening bracket
+    // ([|文档); before a comma, colon, closing bracket or middle dot (材料をそろえよう|：) the
+    // break moves to after it.
+    if (noLineEnd.includes(before)) continue;
+    if (noLineStart.includes(after)) {
+      let moved = offset;
+      while (moved < text.length && noLineStart.includes(text[moved]!)) moved++;
+      if (moved < text.length && !space.test(text[moved]!) && !noLineEnd.includes(text[moved - 1]!)) breaks.push(moved);
+      continue;
+    }
     if (words.containing(offset)!.index === offset) breaks.push(offset);
   }
+  dedupeAscending(breaks);
   withoutLoneLetters(text, breaks);
+  separatorBreaks(text, breaks);
   if (heldEnd === 'none') return { breaks: breaks.filter((offset) => !pageBreaksAnyway(text, offset)), keepTogetherFrom: text.length };
   // In Chinese body text the held end may also begin where ICU alone sees a word begin
   // ("今天全部分享|给你们。"): held from the nearest of BudouX's phrase breaks, which are sparse in
@@ -173,6 +185,33 @@ function withoutLoneLetters(text: string, breaks: number[]): void {
   }
 }
 const loneLetter = /^\p{L}[\p{P}\s]+$/u;
+
+/** What no line may begin with: closing punctuation and brackets (CJK and Latin), middle dots, the long-vowel mark, separator bars. */
+const noLineStart = '、。，．：；！？」』）】》〉〕｝・ー゙゚）)]},.:;!?｜|丨';
+/** What no line may end with: opening brackets. */
+const noLineEnd = '「『（【《〈〔｛([{';
+/** Separator bars a title is set around ("手冲咖啡｜零失败攻略"): a line breaks after one, never before. */
+const separators = '｜|丨';
+
+/**
+ * `text` with a word joiner before each separator bar that follows a character: the page breaks
+ * before a bar as readily as after it, and a line must not begin with one.
+ */
+export const joinSeparators = (text: string): string => text.replace(/(?<=\S)([｜|丨])/gu, '\u2060$1');
+
+/** Adds a break after every separator bar followed by CJK text: a line may end after one (never before, see noLineStart). */
+function separatorBreaks(text: string, breaks: number[]): void {
+  for (let offset = 1; offset < text.length - 1; offset++) {
+    if (separators.includes(text[offset]!) && wide.test(text[offset + 1]!)) breaks.push(offset + 1);
+  }
+  dedupeAscending(breaks);
+}
+
+/** Sorts `offsets` and drops repeats, in place. */
+function dedupeAscending(offsets: number[]): void {
+  const unique = [...new Set(offsets)].sort((a, b) => a - b);
+  offsets.splice(0, offsets.length, ...unique);
+}
 
 /** CJK closing punctuation, after which the page breaks a line even with keep-all; and opening brackets, before which it does. */
 const closing = '、。，．：；！？」』）】》〉〕｝';

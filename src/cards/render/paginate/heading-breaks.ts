@@ -10,13 +10,6 @@
 /** Characters after which a heading's line reads as ended. */
 const strongEnds = '，、。！？；：｜,;:!?|）」』》】〕';
 /**
- * Separators a title is set around ("手冲咖啡｜零失败攻略"): the page breaks before them as readily
- * as after, so they get a word joiner before and a break after.
- */
-const separators = '｜|丨';
-const wordJoiner = '\u2060';
-
-/**
  * Breaks the wrapped CJK headings of `inner` at their punctuation where they read better so;
  * true when any changed.
  */
@@ -31,7 +24,7 @@ export function breakHeadingsAtPunctuation(inner: Element): boolean {
     const widthBefore = heading.scrollWidth;
     const taken = takePhraseBreaks(heading);
     const after = linesOf(heading);
-    const unchanged = after.join('\n') === before.join('\n');
+    const unchanged = after.map((line) => line.text).join('\n') === before.map((line) => line.text).join('\n');
     if (!unchanged && readsBetter(before, after) && heading.scrollWidth <= widthBefore) {
       // A copy of the heading that themes lay over it breaks at the same places (data-text holds
       // a zero-width space at each phrase break).
@@ -60,49 +53,24 @@ function hasStrongBreak(text: string): boolean {
   return false;
 }
 
-function readsBetter(before: string[], after: string[]): boolean {
+function readsBetter(before: Line[], after: Line[]): boolean {
   if (after.length > before.length) return false;
-  if (!after.slice(0, -1).every((line) => strongEnds.includes(line.at(-1) ?? '') || line.endsWith(' '))) return false;
-  const lengths = after.map((line) => [...line.trim()].length);
-  return Math.min(...lengths) >= 0.4 * Math.max(...lengths);
+  if (!after.slice(0, -1).every(({ text }) => strongEnds.includes(text.at(-1) ?? '') || text.endsWith(' '))) return false;
+  // Widths, not characters: "旅行vlog｜" is seven characters and a third of a line.
+  const widths = after.map((line) => line.width);
+  return Math.min(...widths) >= 0.4 * Math.max(...widths);
 }
 
-/**
- * Removes the heading's <wbr>s except those right after punctuation, and puts one after each
- * separator bar; returns how to put everything back.
- */
+/** Removes the heading's <wbr>s except those right after punctuation; returns how to put them back. */
 function takePhraseBreaks(heading: HTMLElement): { undo: () => void } {
   const removed: Array<{ wbr: Element; parent: Node; next: Node | null }> = [];
   for (const wbr of Array.from(heading.querySelectorAll('wbr'))) {
-    const previous = textBefore(wbr);
-    if (strongEnds.includes(previous)) continue;
+    if (strongEnds.includes(textBefore(wbr))) continue;
     removed.push({ wbr, parent: wbr.parentNode!, next: wbr.nextSibling });
     wbr.remove();
   }
-  // Splits made to put a word joiner before a separator and a <wbr> after it: the text before it,
-  // where the joiner went in it (-1 for none), the <wbr>, the text after.
-  const splits: Array<{ text: Text; joiner: number; wbr: Element; rest: Text }> = [];
-  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
-  const texts: Text[] = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) texts.push(node as Text);
-  for (const text of texts) {
-    for (let i = text.data.length - 2; i >= 0; i--) {
-      if (!separators.includes(text.data[i]!)) continue;
-      const rest = text.splitText(i + 1);
-      const wbr = document.createElement('wbr');
-      rest.before(wbr);
-      if (i > 0) text.insertData(i, wordJoiner);
-      splits.push({ text, joiner: i > 0 ? i : -1, wbr, rest });
-    }
-  }
   return {
     undo: () => {
-      for (const { text, joiner, wbr, rest } of splits.reverse()) {
-        if (joiner >= 0) text.deleteData(joiner, 1);
-        text.appendData(rest.data);
-        rest.remove();
-        wbr.remove();
-      }
       for (const { wbr, parent, next } of removed.reverse()) parent.insertBefore(wbr, next);
     },
   };
@@ -117,19 +85,19 @@ function textBefore(node: Node): string {
   return '';
 }
 
-/** `dataText` with only the breaks that follow punctuation kept, and its separators held as in the heading. */
-const keptBreaks = (dataText: string) =>
-  dataText
-    .replace(/(.?)\u200b/gu, (whole, previous: string) => (previous && strongEnds.includes(previous) ? whole : previous))
-    .replace(/(.)([｜|丨])(?!\u200b)/gu, `$1${wordJoiner}$2\u200b`);
+/** `dataText` with only the breaks that follow punctuation kept. */
+const keptBreaks = (dataText: string) => dataText.replace(/(.?)\u200b/gu, (whole, previous: string) => (previous && strongEnds.includes(previous) ? whole : previous));
 
-/**
- * The heading's lines as drawn: its characters grouped by the line box they sit on, each line
- * with a space at its end when the text broke at a space (the space itself is not drawn).
- */
-function linesOf(heading: HTMLElement): string[] {
+/** A line of a heading: its characters, with a space at the end when it broke at a space, and the width they are drawn over. */
+interface Line {
+  text: string;
+  width: number;
+}
+
+/** The heading's lines as drawn: its characters grouped by the line box they sit on. */
+function linesOf(heading: HTMLElement): Line[] {
   const range = document.createRange();
-  const lines: string[] = [];
+  const lines: Array<Line & { left: number; right: number }> = [];
   let lastTop: number | undefined;
   let spaceBefore = false;
   const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
@@ -144,12 +112,17 @@ function linesOf(heading: HTMLElement): string[] {
         continue;
       }
       if (lastTop === undefined || rect.top > lastTop + rect.height / 2) {
-        if (lines.length > 0 && spaceBefore) lines[lines.length - 1] += ' ';
-        lines.push('');
+        const previous = lines.at(-1);
+        if (previous && spaceBefore) previous.text += ' ';
+        lines.push({ text: '', width: 0, left: rect.left, right: rect.right });
         lastTop = rect.top;
       }
       spaceBefore = false;
-      lines[lines.length - 1] += character;
+      const line = lines.at(-1)!;
+      line.text += character;
+      line.left = Math.min(line.left, rect.left);
+      line.right = Math.max(line.right, rect.right);
+      line.width = line.right - line.left;
     }
   }
   return lines;
