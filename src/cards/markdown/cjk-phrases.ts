@@ -186,18 +186,6 @@ function withoutLoneLetters(text: string, breaks: number[]): void {
 }
 const loneLetter = /^\p{L}[\p{P}\s]+$/u;
 
-/** What no line may begin with: closing punctuation and brackets (CJK and Latin), middle dots, the long-vowel mark, separator bars. */
-const noLineStart = '、。，．：；！？」』）】》〉〕｝・ー゙゚）)]},.:;!?｜|丨';
-/** What no line may end with: opening brackets. */
-const noLineEnd = '「『（【《〈〔｛([{';
-/** Separator bars a title is set around ("手冲咖啡｜零失败攻略"): a line breaks after one, never before. */
-const separators = '｜|丨';
-
-/**
- * `text` with a word joiner before each separator bar that follows a character: the page breaks
- * before a bar as readily as after it, and a line must not begin with one.
- */
-export const joinSeparators = (text: string): string => text.replace(/(?<=\S)([｜|丨])/gu, '\u2060$1');
 
 /** Adds a break after every separator bar followed by CJK text: a line may end after one (never before, see noLineStart). */
 function separatorBreaks(text: string, breaks: number[]): void {
@@ -216,6 +204,19 @@ function dedupeAscending(offsets: number[]): void {
 /** CJK closing punctuation, after which the page breaks a line even with keep-all; and opening brackets, before which it does. */
 const closing = '、。，．：；！？」』）】》〉〕｝';
 const opening = '「『（【《〈〔｛';
+/** Separator bars a title is set around ("手冲咖啡｜零失败攻略"): a line breaks after one, never before. */
+const separators = '｜|丨';
+/** What no line may begin with: closing punctuation and brackets (CJK and Latin), middle dots, the long-vowel mark, separator bars. */
+const noLineStart = `${closing}・ー゙゚)]},.:;!?${separators}`;
+/** What no line may end with: opening brackets. */
+const noLineEnd = `${opening}([{`;
+const beforeSeparator = new RegExp(`(?<=\\S)(?=[${separators}])`, 'gu');
+
+/**
+ * `text` with a word joiner before each separator bar that follows a character: the page breaks
+ * before a bar as readily as after it, and a line must not begin with one.
+ */
+export const joinSeparators = (text: string): string => text.replace(beforeSeparator, '\u2060');
 /**
  * Whether the page breaks at `offset` without being told: a <wbr> there would cost layout time (one
  * element each; a 10,000-character document has thousands) and change nothing.

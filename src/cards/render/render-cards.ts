@@ -216,6 +216,7 @@ async function layoutSingleCard(page: RenderPage, request: CardRenderRequest): P
   const geometry = cardGeometry(request.width, request.height, request.scale, request.fontScale);
   await page.useDeviceMetrics(Math.ceil(geometry.width), geometry.deviceScale);
   let boxes = await page.layout(singleCardMarkup(request));
+  // A heading broken at its punctuation may have fewer lines: the boxes are read again (adding no cards).
   if (hasPhrasedHeadings(request.contentHtml) && (await breakHeadingsInCards(page))) boxes = await page.addCards('', '');
   // A PDF page of a long card is bounded as a PNG of it would be.
   for (const box of boxes) checkLongImage(box, geometry.deviceScale, request.format === 'pdf' ? 'png' : request.format, request);

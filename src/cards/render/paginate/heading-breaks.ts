@@ -3,11 +3,15 @@
 // break that evens its lines, so a title broke as "坚持早起100天，我的 / 人生真的变了吗？" although
 // its comma was the place a reader expects. Here, in the laid-out document, each wrapped CJK heading
 // that has such a place (after a comma, stop, colon, separator bar, closing bracket, or at a space)
-// is tried with its phrase breaks taken away: it keeps the new lines when every line still ends at
-// one of those places, no more lines are needed, nothing overflows, and no line is under 40% of
-// the longest (a title broken as "是的， / 我很想去那个地方看看" would read worse than balanced phrases).
+// is tried with its other phrase breaks taken away: it keeps the new lines when every line still
+// ends at one of those places, no more lines are needed, it grows no wider, and no line is
+// narrower than 40% of the widest (a title broken as "是的， / 我很想去那个地方看看" would read
+// worse than balanced phrases).
 
-/** Characters after which a heading's line reads as ended. */
+/**
+ * Characters after which a heading's line reads as ended: the Markdown stage's closing punctuation
+ * and separator bars (markdown/cjk-phrases.ts, which this page-side folder cannot import).
+ */
 const strongEnds = '，、。！？；：｜,;:!?|）」』》】〕';
 /**
  * Breaks the wrapped CJK headings of `inner` at their punctuation where they read better so;
