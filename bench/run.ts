@@ -23,6 +23,7 @@ import { pssByKind, treePssMb } from './lib/memory.js';
 import { startUpRows } from './lib/start-up-rows.js';
 import { fixedNaiveRenderer } from './lib/fixed-naive-render.js';
 import { naiveRenderer } from './lib/naive-render.js';
+import { measureCaptureFloor } from './lib/capture-floor.js';
 import { pageOpeningMs } from './lib/page-opening.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { median, percentile, timeSequential } from './lib/stats.js';
@@ -178,6 +179,9 @@ async function main(): Promise<void> {
   // Shiki and KaTeX on first use unless they were warmed.
   const service = await startServiceProcess();
   const results: Record<string, unknown> = {};
+  /** Device px height of each representative card and of the autoSplit cards, for the capture floor. */
+  const representativeHeights = new Map<string, number>();
+  let autoSplitCard = { cards: 0, height: 0 };
   try {
     const firstStarted = performance.now();
     await ok(await service.generate(codeAndMathCard(0)));
@@ -190,8 +194,9 @@ async function main(): Promise<void> {
     for (let round = 0; round < warmPerCard; round++) {
       for (const document of representativeSet) {
         const started = performance.now();
-        await ok(await service.generate({ markdown: document.markdown(nextVariant++) }));
+        const answer = await ok(await service.generate({ markdown: document.markdown(nextVariant++) }));
         const ms = performance.now() - started;
+        representativeHeights.set(document.name, answer.images[0]?.height ?? 0);
         perDocument.get(document.name)!.push(ms);
         richTimings.push(ms);
       }
@@ -235,7 +240,9 @@ async function main(): Promise<void> {
       let cards = 0;
       await ok(await service.generate({ markdown: longDocument(2400, 0, true), splitMode: 'autoSplit' }));
       const split = await timeSequential(5, async (i) => {
-        cards = (await ok(await service.generate({ markdown: longDocument(2400, i + 1, true), splitMode: 'autoSplit' }))).images.length;
+        const answer = await ok(await service.generate({ markdown: longDocument(2400, i + 1, true), splitMode: 'autoSplit' }));
+        cards = answer.images.length;
+        autoSplitCard = { cards, height: answer.images[0]?.height ?? 0 };
       });
       add({
         name: `autoSplit, prose + code + tables (${cards} cards), median`,
@@ -285,6 +292,8 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
   }
+
+  await captureFloorRows([...representativeHeights.values()], autoSplitCard, fixedMedian, ratios, naiveRichMedian);
 
   // Start-up: production (`node dist/server.js`) and `npm start` on a built tree (which checks
   // that dist/ is up to date and then starts the same thing). Median of three each.
@@ -345,6 +354,48 @@ async function main(): Promise<void> {
   fs.copyFileSync(file, path.join(folder, `${report.date.replace(/[:.]/g, '-')}.json`));
   const targets = figures.filter((figure) => figure.met !== undefined);
   console.log(`\n${targets.filter((f) => f.met).length}/${targets.length} targets met; results written to ${file}`);
+}
+
+/**
+ * What Chromium alone costs to capture cards of the same sizes holding nothing but white
+ * (lib/capture-floor.ts), after the service has stopped: the bound on every per-card ratio.
+ */
+async function captureFloorRows(
+  representativeHeights: number[],
+  autoSplit: { cards: number; height: number },
+  fixedMedian: number,
+  ratios: (ms: number) => { vsNaive: number; vsFixed: number },
+  naiveMedian: number,
+): Promise<void> {
+  const cssHeights = representativeHeights.filter((height) => height > 0).map((height) => height / 2);
+  const floor = await measureCaptureFloor(cssHeights, { rounds: 8, pages: 2, seconds: 10 });
+  add({
+    name: "Chromium's capture floor: a white card of each representative card's size, warm, median",
+    value: floor.medianMs,
+    unit: 'ms',
+    target: `for reference: the ×9 target leaves ${(fixedMedian / 9).toFixed(0)} ms a card`,
+    ...ratios(floor.medianMs),
+    note: `Chromium's CPU ${floor.chromiumCpuMsPerCard.toFixed(0)} ms a capture; the ratio is the most any Chromium capture can reach`,
+  });
+  add({
+    name: 'capture floor, white cards of those sizes, one loop on each of 2 pages',
+    value: floor.cardsPerSecond,
+    unit: 'cards/s',
+    target: `for reference: the throughput target is ${(15_000 / fixedMedian).toFixed(1)} cards/s`,
+    vsNaive: floor.cardsPerSecond / (1000 / naiveMedian),
+    vsFixed: floor.cardsPerSecond / (1000 / fixedMedian),
+    note: 'no Markdown, layout, storage or HTTP',
+  });
+  if (autoSplit.cards > 0) {
+    const splitFloor = await measureCaptureFloor([autoSplit.height / 2], { rounds: 8, pages: 2, seconds: 5 });
+    add({
+      name: `capture floor, ${autoSplit.cards} white cards of the autoSplit size (880×${autoSplit.height})`,
+      value: autoSplit.cards * splitFloor.medianMs,
+      unit: 'ms',
+      target: `for reference: the autoSplit target is ${(1.5 * fixedMedian).toFixed(0)} ms`,
+      note: `one after another on one page (the service's way); on 2 pages at once ${((autoSplit.cards / splitFloor.cardsPerSecond) * 1000).toFixed(0)} ms`,
+    });
+  }
 }
 
 /** BENCH_ONLY=memory: the memory rows alone, on a service of their own. */

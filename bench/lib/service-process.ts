@@ -25,13 +25,14 @@ export interface ServiceProcess {
 /**
  * `how`: `node dist/server.js` (production) or `npm start` (which first checks that dist/ is up to
  * date). `cwd`: the checkout whose build to start (another commit's, to compare builds), this one by default.
+ * BENCH_NODE_FLAGS (space-separated) are given to node before the entry point, e.g. `--trace-gc`.
  */
 export async function startServiceProcess(env: Record<string, string> = {}, how: 'node' | 'npm start' = 'node', cwd?: string): Promise<ServiceProcess> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cardwright-bench-'));
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const [command, args] = how === 'node' ? [process.execPath, ['dist/server.js']] : ['npm', ['start', '--silent']];
+  const [command, args] = how === 'node' ? [process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), 'dist/server.js']] : ['npm', ['start', '--silent']];
   const child: ChildProcess = spawn(command, args, {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
