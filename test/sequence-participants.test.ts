@@ -102,7 +102,7 @@ describe('participant names broken, on generated diagrams', () => {
   const line = fc.oneof(
     fc.record({ kind: fc.constant('declare' as const), keyword: fc.constantFrom('participant', 'actor'), id: fc.constantFrom(...ids), label: fc.option(fc.constantFrom('Payment Gateway Service', 'Ödeme Sistemi', '订单服务', 'OAuthTokenRefresher', 'order-service-gateway'), { nil: undefined }) }),
     fc.record({ kind: fc.constant('message' as const), from: fc.constantFrom(...ids), to: fc.constantFrom(...ids), arrow: fc.constantFrom('->>', '-->>', '->', '-x', '-)', '->>+', '-->>-'), text: fc.constantFrom('hi', 'a request of a few words', '下单') }),
-    fc.constantFrom('    loop every minute', '    end', '    Note over Client: a note', '    autonumber'),
+    fc.constantFrom('    loop every minute', '    end', '    Note over Client: a note', '    Note right of HealthCheck: a note', '    Note over db,AuthenticationGateway: a note', '    autonumber'),
   );
   type Entry = string | { kind: 'declare'; keyword: string; id: string; label?: string } | { kind: 'message'; from: string; to: string; arrow: string; text: string };
   const write = (entry: Entry): string =>
@@ -128,6 +128,9 @@ describe('participant names broken, on generated diagrams', () => {
         const firstSeen: string[] = [];
         const names = new Map<string, string>();
         for (const entry of entries) {
+          // A note brings its participant in where it stands, as a message does.
+          const noted = typeof entry === 'string' ? /Note (?:over|right of|left of) ([^:]+):/.exec(entry)?.[1]?.split(',') : undefined;
+          for (const id of noted ?? []) if (!firstSeen.includes(id)) firstSeen.push(id);
           if (typeof entry === 'string') continue;
           const seen = entry.kind === 'declare' ? [entry.id] : [entry.from, entry.to];
           for (const id of seen) if (!firstSeen.includes(id)) firstSeen.push(id);

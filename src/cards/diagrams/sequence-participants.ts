@@ -104,7 +104,7 @@ function drawnAt(line: string): string[] | undefined {
 /**
  * `body` (the source from its type line on) with every participant name that has a word wider than
  * a box of `boxPx` broken into lines. Every participant is then declared right after the type line,
- * in the order they first appear (the order Mermaid gives them), with the keyword it was declared
+ * in the order they first appear in declarations, messages and notes (the order Mermaid gives them), with the keyword it was declared
  * with; its own declaration line is dropped. A body this does not read well (boxes, created
  * participants) is returned as it is.
  */
@@ -124,8 +124,8 @@ export function participantNamesBroken(body: string, boxPx: number): string {
       if (!participants.has(id!) || label !== undefined) participants.set(id!, { keyword: keyword!.trim(), name: label ?? id! });
       return;
     }
-    const sent = message.exec(line);
-    if (sent) for (const id of [sent[1]!, sent[2]!]) if (!participants.has(id)) participants.set(id, { keyword: 'participant', name: id });
+    // A note brings its participants in too, where Mermaid meets them (`Note over A,B` A first).
+    for (const id of drawnAt(line) ?? []) if (!participants.has(id)) participants.set(id, { keyword: 'participant', name: id });
   });
   const broken = new Map([...participants].map(([id, { name }]) => [id, brokenName(name, room)]));
   if (![...broken.values()].some((name) => name !== undefined)) return body;
