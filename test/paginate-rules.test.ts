@@ -273,6 +273,17 @@ describe('autoSplit break rules', () => {
     assert.match(result.report!.cards[1]!.html, /<ul id="tiles"[^>]*class="split-continued"[^>]*>\s*<li>tile 6/);
   });
 
+  it('lays a grid list out in one column when one of its tiles is taller than a card, never shrunk', async () => {
+    // Two tiles side by side, the second twelve lines tall: its row fits no card. In one column the
+    // list breaks between the lines of that tile, each card's text at its own size.
+    const tall = Array.from({ length: 12 }, (_, i) => `long${i}`).join('<br>');
+    const result = await paginate(`${paragraph('a', 2)}<ul id="tiles" style="display:grid;grid-template-columns:1fr 1fr;row-gap:20px"><li>short</li><li id="tall">${tall}</li></ul>`);
+    const cards = result.report!.cards;
+    assert.deepEqual(cards.map((c) => c.startsAt), ['start', 'li#tall line 6']);
+    for (const card of cards) assert.doesNotMatch(card.html, /transform: scale/, 'nothing scaled down');
+    assert.match(cards[0]!.html, /<li style="margin-bottom: 20px;">short<\/li>/, "the grid's gap between the tiles");
+  });
+
   it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {
     // Seven lines, then a two-line introduction and a 100 px picture: both go on to the next card.
     assert.deepEqual(await starts(paragraph('a', 7) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#intro']);

@@ -57,6 +57,21 @@ describe('autoSplit', () => {
     }
   });
 
+  it("never shrinks a list drawn as tiles: one column on a narrow card, and one column when a tile is taller than a card (prom-client's README)", async () => {
+    // prom-client's README lists collectDefaultMetrics' options, each a line or three of text and
+    // code. glassmorphism draws a list as two tiles a row; at 200×200 a tile was a few words wide and
+    // taller than the card, and the list was drawn shrunk to fit (text of 4 px).
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'prom-client', 'README.md'), 'utf8');
+    const start = readme.indexOf('`collectDefaultMetrics` optionally accepts');
+    assert.ok(start >= 0, 'the README still lists the options');
+    const markdown = readme.slice(start, readme.indexOf('```', start));
+    for (const size of [{ width: 200, height: 200 }, { width: 440, height: 586 }]) {
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme: 'glassmorphism', splitMode: 'autoSplit', ...size, scale: 1 }, { lines: true, capture: false });
+      const faults = typesettingFaults(cards, blocks, `${size.width}×${size.height}`, 'autoSplit');
+      assert.deepEqual(faults.filter((fault) => fault.kind === 'text under the minimum size'), [], `${size.width}×${size.height}`);
+    }
+  });
+
   for (const name of ['long-prose', 'long-chinese', 'code-200', 'table-60', 'nested-lists', 'headings', 'mixed']) {
     it(`paginates ${name} into full-size cards with nothing cut, lost, doubled or stranded`, async () => {
       const markdown = fixture(name);

@@ -21,6 +21,7 @@ import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
 import { sliceTallDiagrams } from './slice-diagrams.js';
+import { stackTallGridLists } from './tall-grid-lists.js';
 import type { PaginationInput, PaginationResult } from './types.js';
 
 /** Where a built card begins: at piece `piece` (absent for a clipped section or an empty document), first of its section or not. */
@@ -67,6 +68,7 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   const fitToCard = !input.clipSections;
   if (fitToCard) {
     sliceTallDiagrams(inner, available);
+    stackTallGridLists(inner, available);
     fitImages(inner, available);
   }
   const reader = new PieceReader(inner, available);
