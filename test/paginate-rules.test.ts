@@ -284,6 +284,24 @@ describe('autoSplit break rules', () => {
     assert.match(cards[0]!.html, /<li style="margin-bottom: 20px;">short<\/li>/, "the grid's gap between the tiles");
   });
 
+  it('ends a card with a two-line introduction whole when a heading, it and its code cannot share a card, rather than cut it in half', async () => {
+    // A line, a seven-line heading and a two-line introduction fill the card; with the code's label
+    // they are more than a card. Cut in half, the sentence would leave one line on each card; the
+    // heading alone at the foot would be worse still.
+    const heading = `<h2 id="h">${Array.from({ length: 7 }, (_, i) => `title${i}`).join('<br>')}</h2>`;
+    const intro = '<p id="intro">Create a folder and make it<br>your working directory:</p>';
+    assert.deepEqual(await starts(paragraph('a', 1) + heading + intro + codeBlock(6)), ['start', 'div.code-header']);
+  });
+
+  it('ends a card with an introduction whole when no card holds it with two lines of its code, rather than leave its last line with the code', async () => {
+    // A three-line introduction, a code label seven lines tall (as a code frame's header and padding
+    // are at 200×200) and two lines of code: twelve lines, more than a card. Its last line alone
+    // with the code would be a widow; the introduction ends the card whole instead.
+    const intro = '<p id="intro">In a TypeScript project,<br>you may want to add<br>declarations for Node.js:</p>';
+    const code = codeBlock(6).replace('<div class="code-header">', `<div class="code-header" style="height:${7 * line}px">`);
+    assert.deepEqual(await starts(paragraph('a', 1) + intro + code), ['start', 'div.code-header', 'pre#code line 3']);
+  });
+
   it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {
     // Seven lines, then a two-line introduction and a 100 px picture: both go on to the next card.
     assert.deepEqual(await starts(paragraph('a', 7) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#intro']);

@@ -24,6 +24,9 @@ export const never = 100;
  */
 const lonelyPrice = never / 2;
 
+/** The price of cutting a paragraph of two lines in two (lonelyLinePenalty), per px of a card's content height. */
+const halvedSentencePrice = never * 1.5;
+
 export interface BreakCosts {
   /**
    * Height a break before piece i adds at the head of the next card: the top padding and border of
@@ -78,17 +81,36 @@ export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel
  * A heading (a title with a row of badges, at the smallest sizes) that no card could hold together
  * with two lines of the text under it: kept with the next, it takes one line along and leaves that
  * paragraph a single line on each side. Ending a card with it then costs less than that widow.
+ * An introduction counts whole, from its first line, and what it introduces from past a label
+ * (a code block's header): at 200×200 a paragraph of two or three lines, the header and two lines
+ * of code are more than a card, and the paragraph then ends a card whole, the code on the next,
+ * rather than leave a line of it with the code or a heading alone at the foot of the card before.
  */
 function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
-  const after = pieces[i]!;
+  const before = pieces[i - 1]!;
+  let first = i - 1;
+  let next = i;
+  if (endsIntroduction(before)) {
+    while (first > 0 && before.kind === 'line' && pieces[first - 1]!.kind === 'line' && pieces[first - 1]!.run === before.run) first--;
+    while (next < pieces.length - 1 && isLabel(pieces[next]!)) next++;
+  }
+  const after = pieces[next]!;
   if (after.kind !== 'line' || isImage(after)) return false;
-  const second = pieces[i + 1];
+  const second = pieces[next + 1];
   const lastKept = second && second.kind === 'line' && second.run === after.run ? second : after;
-  return lastKept.bottom - pieces[i - 1]!.top > available;
+  return lastKept.bottom - pieces[first]!.top > available;
 }
 
 /** The price of ending a card with a heading too tall to keep with its text, below a widow's. */
 const tooTallPrice = never / 4;
+
+/**
+ * The price of ending a card with an introduction that a card could hold with what it introduces:
+ * a rule stated as "never", but where the rules collide the mildest of them. The sentence is whole
+ * and what it introduces begins the next card, where a heading alone at a card's foot, or a
+ * sentence cut in half, is what a reader notices first.
+ */
+const introductionLastPrice = (never * 3) / 4;
 
 /**
  * Keep-with-next for headings, labels and introductions: never one last on a card, and not a
@@ -98,7 +120,10 @@ const tooTallPrice = never / 4;
 export function keepWithNextPenalty(pieces: Piece[], i: number, available: number): number {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
-  if (keepsWithNext(before)) return tooTallToKeep(pieces, i, available) ? available * tooTallPrice : available * never;
+  if (keepsWithNext(before)) {
+    if (tooTallToKeep(pieces, i, available)) return available * tooTallPrice;
+    return available * (before.heading || isLabel(before) ? never : introductionLastPrice);
+  }
   if (before.kind === 'line' && before.line === 0 && after.run === before.run) {
     let above = i - 2;
     while (above >= 0 && isLabel(pieces[above]!)) above--;
@@ -122,9 +147,15 @@ export function lonelyLinePenalty(pieces: Piece[], i: number, available: number)
   const lonely = (count: number, index: number) => count >= 2 && (index === 1 || count - index === 1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && lonely(after.run!.lines.length, after.line!)) {
     // The lines left alone (both, when the run has two): a code block's source line wrapped over
-    // several lines of the card is not one line.
+    // several lines of the card is not one line. A paragraph of two lines cut in two (a sentence
+    // broken in half, each half alone) costs more than any one rule stated as "never": where a
+    // heading, that sentence and the code it introduces cannot share a card, the sentence ends a
+    // card whole, or goes on with the code, rather than leave "Create a folder and make it your"
+    // at the foot of one card and "current working directory:" at the head of the next.
     const alone = [after.line === 1 && before, after.run!.lines.length - after.line! === 1 && after];
-    if (alone.some((piece) => piece && visualLines(piece) === 1)) return available * lonelyPrice;
+    const lonelyLines = alone.filter((piece) => piece && visualLines(piece) === 1).length;
+    if (lonelyLines === 2) return available * halvedSentencePrice;
+    if (lonelyLines === 1) return available * lonelyPrice;
   }
   if (rowsOfOneBlock(before, after) && lonely(after.rowCount!, after.row!)) return available * lonelyPrice;
   if (lonelyListItem(pieces, i)) return available * lonelyPrice;
