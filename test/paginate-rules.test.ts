@@ -236,20 +236,21 @@ describe('autoSplit break rules', () => {
     assert.match(cards[1]!.text, /Python\s*first/, 'the label stands over the first source line');
   });
 
-  it('takes a heading and a label along with a source line too long for any card', async () => {
+  it('keeps a heading and a label with the first lines of a source line too long for any card', async () => {
     // Six lines, then a heading over a code block whose first source line wraps over twelve lines
-    // (taller than a card: it is clipped at the card's foot wherever it goes), then a short line.
-    // Before, only a card's first piece could be too tall for it, so heading and label stayed at
-    // the foot of the first card above an empty frame.
+    // (taller than a card), then a short line. Once, heading and label stayed at the foot of the
+    // first card above an empty frame; then the long line went on whole with them, clipped at the
+    // card's foot. It is now continued over the cards like the lines of a paragraph.
     const tooLong = `<span class="line">${'word '.repeat(66).trim()}</span>`;
     const code = `<pre id="code" class="code-block"><div class="code-header"><span class="code-dots">● ● ●</span><span class="code-lang">Python</span></div><code>${tooLong}\n<span class="line">short</span></code></pre>`;
     const result = await paginate(`${paragraph('a', 6)}<h2 id="h">Usage</h2>${code}`);
     const cards = result.report!.cards;
     assert.deepEqual(
       cards.map((c) => c.startsAt),
-      ['start', 'h2#h', 'pre#code line 1'],
+      ['start', 'pre#code line 2'],
     );
-    assert.match(cards[1]!.text, /Usage\s*● ● ●\s*Python\s*word/, 'heading, label and the long line share a card');
+    assert.match(cards[0]!.text, /Usage\s*● ● ●\s*Python\s*word/, 'heading, label and the long line share a card');
+    assert.match(cards.at(-1)!.text, /short/);
   });
 
   it("leaves no alert frame with only its title at the foot of a card", async () => {
@@ -300,6 +301,20 @@ describe('autoSplit break rules', () => {
     const intro = '<p id="intro">In a TypeScript project,<br>you may want to add<br>declarations for Node.js:</p>';
     const code = codeBlock(6).replace('<div class="code-header">', `<div class="code-header" style="height:${7 * line}px">`);
     assert.deepEqual(await starts(paragraph('a', 1) + intro + code), ['start', 'div.code-header', 'pre#code line 3']);
+  });
+
+  it('goes on with a source line of code that wraps over more lines than a card holds, never clipping its end', async () => {
+    // Each source line is one inline block (themes/_base.css); this one wraps over about fourteen
+    // lines of the card, more than a card holds. Its end ("last") must be drawn on a card, inside it.
+    const long = Array.from({ length: 70 }, (_, i) => `w${String(i).padStart(3, '0')}`).join(' ');
+    const code = `<pre id="code" class="code-block"><div class="code-header"><span>● ● ●</span><span>HTML</span></div><code><span class="line">first</span>\n<span class="line">${long} last</span>\n<span class="line">after</span></code></pre>`;
+    const cards = (await paginate(paragraph('a', 2) + code)).report!.cards;
+    const text = cards.map((card) => card.text).join(' ');
+    for (const word of ['w000', 'w035', 'w069', 'last', 'after']) assert.match(text, new RegExp(word), `${word} is on a card`);
+    for (const [index, card] of cards.entries()) {
+      const below = card.boxes.filter((box) => box.bottom > card.contentBottom + 0.5);
+      assert.deepEqual(below, [], `card ${index + 1} draws nothing under its content area`);
+    }
   });
 
   it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {

@@ -22,6 +22,7 @@ import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
 import { sliceTallDiagrams } from './slice-diagrams.js';
 import { stackTallGridLists } from './tall-grid-lists.js';
+import { unwrapTallCodeLines } from './tall-code-lines.js';
 import type { PaginationInput, PaginationResult } from './types.js';
 
 /** Where a built card begins: at piece `piece` (absent for a clipped section or an empty document), first of its section or not. */
@@ -69,6 +70,7 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   if (fitToCard) {
     sliceTallDiagrams(inner, available);
     stackTallGridLists(inner, available);
+    unwrapTallCodeLines(inner, available);
     fitImages(inner, available);
   }
   const reader = new PieceReader(inner, available);
