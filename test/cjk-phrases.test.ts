@@ -61,6 +61,14 @@ describe('phrase breaks in the HTML', () => {
     assert.match(note!, /很久\u2060—\u2060—\u2060我妈$/);
   });
 
+  it('holds a friendly close with a tilde and an emoji in the end together', async () => {
+    // The page breaks before ～ and before an emoji: "～💬" and "💬" were left alone on the last line.
+    const { html } = await renderMarkdown('你们有早起的习惯吗？评论区聊聊吧～💬\n\n今天也要加油鸭👨‍👩‍👧');
+    const [close, family] = paragraphs(html);
+    assert.match(close!, /聊聊吧\u2060～\u2060💬$/u);
+    assert.match(family!, /加油鸭\u2060👨\u200d👩\u200d👧$/u, 'no joiner inside the emoji sequence');
+  });
+
   it('never lets a line begin with a colon, comma, middle dot or separator bar, nor end with an opening bracket', async () => {
     // A <wbr> is obeyed even there: BudouX's boundaries before ：, ・ and ｜ drew "材料をそろえよう / ：強力粉".
     const { html } = await renderMarkdown(

@@ -95,7 +95,8 @@ function insideTitles(text: string): Set<number> {
 
 /** Characters the last line of a block holds at least: a line of one or two reads as a mistake. */
 const lastLineMinimum = 3;
-const punctuation = /\p{P}/u;
+/** What the held end counts as letters: not punctuation, nor a tilde (吧～) or an emoji (聊聊吧～💬). */
+const letterOrDigit = /[\p{L}\p{N}]/u;
 
 /**
  * What a run holds together at its end: nothing (the run goes on), its last three letters with
@@ -224,10 +225,12 @@ export const joinSeparators = (text: string): string => text.replace(beforeSepar
 const pageBreaksAnyway = (text: string, offset: number) => closing.includes(text[offset - 1]!) || opening.includes(text[offset]!);
 
 /**
- * Dashes, ellipses and the middle dots of names, on either side of which the page may break a
- * line (——|我妈, 安妮|·迪拉德).
+ * Dashes, ellipses, the middle dots of names and the wave dash or full-width tilde of a friendly
+ * close, on either side of which the page may break a line (——|我妈, 安妮|·迪拉德, 聊聊吧|～).
  */
-const breakableMarks = '\u2013\u2014\u2015\u2026\u22ef\u00b7\u2027\u30fb';
+const breakableMarks = '\u2013\u2014\u2015\u2026\u22ef\u00b7\u2027\u30fb\u301c\uff5e';
+
+const emoji = /\p{Extended_Pictographic}/u;
 
 /**
  * `text` (the held end of a block, or a piece of it) as it must be drawn to stay on one line: spaces
@@ -237,7 +240,9 @@ export function holdTogether(text: string): string {
   let held = '';
   for (let offset = 0; offset < text.length; offset++) {
     const besideMark = breakableMarks.includes(text[offset - 1]!) || breakableMarks.includes(text[offset]!);
-    if (offset > 0 && (pageBreaksAnyway(text, offset) || besideMark)) held += '\u2060';
+    // The page may break before an emoji too (💬 alone on the last line), but not inside a sequence of them.
+    const emojiStarts = emoji.test(String.fromCodePoint(text.codePointAt(offset)!)) && text[offset - 1] !== '\u200d';
+    if (offset > 0 && (pageBreaksAnyway(text, offset) || besideMark || emojiStarts)) held += '\u2060';
     held += text[offset] === ' ' ? '\u00a0' : text[offset];
   }
   return held;
@@ -251,7 +256,7 @@ export function holdTogether(text: string): string {
 function lastLineStart(text: string, breaks: number[], heldEnd: 'letters' | 'characters'): number {
   const breakSet = new Set(breaks);
   const anyCharacter = () => true;
-  return (heldEnd === 'letters' && latestBreakBefore(text, breakSet, (character) => !punctuation.test(character))) || latestBreakBefore(text, breakSet, anyCharacter);
+  return (heldEnd === 'letters' && latestBreakBefore(text, breakSet, (character) => letterOrDigit.test(character))) || latestBreakBefore(text, breakSet, anyCharacter);
 }
 
 function latestBreakBefore(text: string, breaks: Set<number>, counts: (character: string) => boolean): number {
