@@ -317,6 +317,12 @@ describe('autoSplit break rules', () => {
     }
   });
 
+  it('ends a card with a title alone rather than leave the heading under it at the foot, when the two and its text cannot share a card', async () => {
+    // A nine-line title and a section heading fill a card; with two lines of the text they are more.
+    const title = `<h1 id="t">${Array.from({ length: 9 }, (_, i) => `title${i}`).join('<br>')}</h1>`;
+    assert.deepEqual(await starts(`${title}<h2 id="s">Article 1</h2>${paragraph('p', 4)}`), ['start', 'h2#s']);
+  });
+
   it('keeps an image with the paragraph that introduces it when the two fit on one card', async () => {
     // Seven lines, then a two-line introduction and a 100 px picture: both go on to the next card.
     assert.deepEqual(await starts(paragraph('a', 7) + paragraph('intro', 2) + picture('pic', 100)), ['start', 'p#intro']);

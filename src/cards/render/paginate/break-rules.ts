@@ -113,6 +113,14 @@ const tooTallPrice = never / 4;
 const introductionLastPrice = (never * 3) / 4;
 
 /**
+ * The price of ending a card with a heading whose next is a heading too (a title over its first
+ * section's heading): also "never", but cheaper than leaving the second one, which opens the text,
+ * at the foot. Where the title, that heading and two lines of text cannot share a card, the title
+ * ends the card alone, as a cover would, and 第一條 begins the next with its article.
+ */
+const headingOverHeadingPrice = (never * 3) / 4;
+
+/**
  * Keep-with-next for headings, labels and introductions: never one last on a card, and not a
  * heading with only the first line of its text under it (looking past the label of a code block
  * between them).
@@ -122,7 +130,8 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
   const after = pieces[i]!;
   if (keepsWithNext(before)) {
     if (tooTallToKeep(pieces, i, available)) return available * tooTallPrice;
-    return available * (before.heading || isLabel(before) ? never : introductionLastPrice);
+    if (before.heading) return available * (after.heading ? headingOverHeadingPrice : never);
+    return available * (isLabel(before) ? never : introductionLastPrice);
   }
   if (before.kind === 'line' && before.line === 0 && after.run === before.run) {
     let above = i - 2;
