@@ -10,12 +10,14 @@ import { styleOf } from './css.js';
 export function unwrapTallCodeLines(inner: HTMLElement, available: number): void {
   let changed = false;
   for (const code of Array.from(inner.querySelectorAll<HTMLElement>('pre > code'))) {
+    const pre = code.parentElement!.getBoundingClientRect();
+    // A block no taller than a card has no line taller than one: most blocks are passed over here.
+    if (pre.height <= available) continue;
     const lines = Array.from(code.children as HTMLCollectionOf<HTMLElement>).filter((line) => line.classList.contains('line'));
     if (lines.length === 0) continue;
     // What the frame takes above and below the code: its label, padding and border.
-    const pre = code.parentElement!.getBoundingClientRect();
     const frame = lines[0]!.getBoundingClientRect().top - pre.top + pre.bottom - lines[lines.length - 1]!.getBoundingClientRect().bottom;
-    const tall = lines.filter((line) => styleOf(line).display === 'inline-block' && line.getBoundingClientRect().height > available - frame);
+    const tall = lines.filter((line) => line.getBoundingClientRect().height > available - frame && styleOf(line).display === 'inline-block');
     for (const line of tall) {
       line.classList.add('line-unwrapped');
       line.style.display = 'inline';
