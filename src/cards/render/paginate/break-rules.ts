@@ -101,7 +101,7 @@ function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
   return lastKept.bottom - pieces[first]!.top > available;
 }
 
-/** The price of ending a card with a heading too tall to keep with its text, below a widow's. */
+/** The price of ending a card with a heading or introduction too tall to keep with what follows, below a widow's. */
 const tooTallPrice = never / 4;
 
 /**
