@@ -219,25 +219,40 @@ describe('themes', () => {
     }
 
     /**
+     * What `perCard` finds wrong on each theme's card: page JavaScript run with the `card`, its
+     * `theme` (the card's theme class) and a `problems` array to push to, which is returned.
+     */
+    function cardProblems(contentHtml: string, footerHtml: string, perCard: string, pageLabel?: string): Promise<string[]> {
+      return inspect<string[]>(
+        contentHtml,
+        footerHtml,
+        `(() => {
+          const problems = [];
+          for (const card of document.getElementById('cards').children) {
+            const theme = card.className.split(' ')[2];
+            ${perCard}
+          }
+          return problems;
+        })()`,
+        pageLabel,
+      );
+    }
+
+    /**
      * Runs `check`, page JavaScript over `chip` (an image placeholder that `selector` matches), its
      * computed `style`, its `card` and the card's `theme`, on every theme's card; it pushes what is
      * wrong to `problems`, which is returned.
      */
     async function placeholderProblems(contentHtml: string, selector: string, check: string): Promise<string[]> {
-      return inspect<string[]>(
+      return cardProblems(
         contentHtml,
         '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            const theme = card.className.split(' ')[2];
-            for (const chip of card.querySelectorAll(${JSON.stringify(selector)})) {
-              const style = getComputedStyle(chip);
-              ${check}
-            }
+        `
+          for (const chip of card.querySelectorAll(${JSON.stringify(selector)})) {
+            const style = getComputedStyle(chip);
+            ${check}
           }
-          return problems;
-        })()`,
+        `,
       );
     }
 
@@ -292,27 +307,22 @@ describe('themes', () => {
       const png = (rgb: [number, number, number], width: number, height: number) => `data:image/png;base64,${solidPng(width, height, rgb).toString('base64')}`;
       const badges = [png([220, 30, 30], 90, 20), png([30, 160, 30], 100, 20), png([30, 30, 220], 80, 20)].map((src, i) => `[![badge ${i}](${src})](https://example.com/${i})`).join(' ');
       const { html } = await renderMarkdown([badges, `Press the ![gear](${png([240, 140, 0], 64, 64)}) icon to open the settings.`, `![photo](${png([150, 0, 150], 300, 150)})`].join('\n\n'));
-      const problems = await inspect<string[]>(
+      const problems = await cardProblems(
         html,
         '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            const theme = card.className.split(' ')[2];
-            const [row, sentence, alone] = card.querySelectorAll('.card-content-inner > p');
-            const tops = [...row.querySelectorAll('img')].map((img) => Math.round(img.getBoundingClientRect().top));
-            if (tops.length !== 3 || new Set(tops).size !== 1) problems.push(theme + ': badges at ' + tops);
-            const icon = sentence.querySelector('img').getBoundingClientRect();
-            const lineHeight = parseFloat(getComputedStyle(sentence).lineHeight);
-            const text = document.createRange();
-            text.selectNodeContents(sentence.firstChild);
-            const words = text.getClientRects()[0];
-            if (icon.height > lineHeight || icon.top > words.bottom || icon.bottom < words.top || icon.left < words.right) problems.push(theme + ': icon ' + icon.width + 'x' + icon.height + ' at ' + icon.top + ' beside words at ' + words.top + ', line ' + lineHeight);
-            const photo = alone.querySelector('img');
-            if (getComputedStyle(photo).display !== 'block' || photo.getBoundingClientRect().width < 200) problems.push(theme + ': the photo alone is ' + getComputedStyle(photo).display);
-          }
-          return problems;
-        })()`,
+        `
+          const [row, sentence, alone] = card.querySelectorAll('.card-content-inner > p');
+          const tops = [...row.querySelectorAll('img')].map((img) => Math.round(img.getBoundingClientRect().top));
+          if (tops.length !== 3 || new Set(tops).size !== 1) problems.push(theme + ': badges at ' + tops);
+          const icon = sentence.querySelector('img').getBoundingClientRect();
+          const lineHeight = parseFloat(getComputedStyle(sentence).lineHeight);
+          const text = document.createRange();
+          text.selectNodeContents(sentence.firstChild);
+          const words = text.getClientRects()[0];
+          if (icon.height > lineHeight || icon.top > words.bottom || icon.bottom < words.top || icon.left < words.right) problems.push(theme + ': icon ' + icon.width + 'x' + icon.height + ' at ' + icon.top + ' beside words at ' + words.top + ', line ' + lineHeight);
+          const photo = alone.querySelector('img');
+          if (getComputedStyle(photo).display !== 'block' || photo.getBoundingClientRect().width < 200) problems.push(theme + ': the photo alone is ' + getComputedStyle(photo).display);
+        `,
       );
       assert.deepEqual(problems, []);
     });
@@ -372,20 +382,16 @@ describe('themes', () => {
         ['# Prometheus client for node.js [![Actions Status](https://nowhere.invalid/badge.svg)](https://example.com)', 'Prometheus'],
       ] as const) {
         const { html } = await renderMarkdown(markdown);
-        const problems = await inspect<string[]>(
+        const problems = await cardProblems(
           html,
           '',
-          `(() => {
-            const problems = [];
-            for (const card of document.getElementById('cards').children) {
-              const heading = card.querySelector('.card-content-inner h1');
-              for (const pseudo of ['::before', '::after']) {
-                const content = getComputedStyle(heading, pseudo).content;
-                if (content.includes(${JSON.stringify(copied)})) problems.push(card.className.split(' ')[2] + pseudo + ' copies the heading');
-              }
+          `
+            const heading = card.querySelector('.card-content-inner h1');
+            for (const pseudo of ['::before', '::after']) {
+              const content = getComputedStyle(heading, pseudo).content;
+              if (content.includes(${JSON.stringify(copied)})) problems.push(theme + pseudo + ' copies the heading');
             }
-            return problems;
-          })()`,
+          `,
         );
         assert.deepEqual(problems, [], markdown);
       }
@@ -402,53 +408,43 @@ describe('themes', () => {
       );
       // The logo's link and paragraph held nothing else: they go with it.
       assert.doesNotMatch(html, /href="https:\/\/(a|c|example\.com)"/);
-      const problems = await inspect<string[]>(
+      const problems = await cardProblems(
         html,
         '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            const theme = card.className.split(' ')[2];
-            const content = card.querySelector('.card-content-inner');
-            const text = content.innerText.replace(/\\s+/g, ' ').trim();
-            if (text !== 'Badges: build Press the icon.') problems.push(theme + ' reads: ' + text);
-            const frames = [...content.querySelectorAll('.image-placeholder[aria-hidden="true"]')];
-            if (frames.length !== 1) problems.push(theme + ': ' + frames.length + ' frames');
-            for (const frame of frames) {
-              const box = frame.getBoundingClientRect();
-              const sign = getComputedStyle(frame, '::before').content;
-              if (box.height < 60 || box.width < content.clientWidth / 2 || getComputedStyle(frame).visibility !== 'visible') problems.push(theme + ': the frame is ' + box.width + 'x' + box.height);
-              if (sign !== '"🖼"') problems.push(theme + ': the frame says ' + sign);
-            }
+        `
+          const content = card.querySelector('.card-content-inner');
+          const text = content.innerText.replace(/\\s+/g, ' ').trim();
+          if (text !== 'Badges: build Press the icon.') problems.push(theme + ' reads: ' + text);
+          const frames = [...content.querySelectorAll('.image-placeholder[aria-hidden="true"]')];
+          if (frames.length !== 1) problems.push(theme + ': ' + frames.length + ' frames');
+          for (const frame of frames) {
+            const box = frame.getBoundingClientRect();
+            const sign = getComputedStyle(frame, '::before').content;
+            if (box.height < 60 || box.width < content.clientWidth / 2 || getComputedStyle(frame).visibility !== 'visible') problems.push(theme + ': the frame is ' + box.width + 'x' + box.height);
+            if (sign !== '"🖼"') problems.push(theme + ': the frame says ' + sign);
           }
-          return problems;
-        })()`,
+        `,
       );
       assert.deepEqual(problems, []);
     });
 
     it('fits the footer: a short signature whole, in the case it was written, and the page label on one line', async () => {
       const footer = signatureHtml({ author: '码农阿杰', handle: '@ajie.dev', signature: true });
-      const problems = await inspect<string[]>(
+      const problems = await cardProblems(
         '<p>正文</p>',
         footer,
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            const theme = card.className.split(' ')[2];
-            for (const part of card.querySelectorAll('.card-footer .author-name, .card-footer .author-handle')) {
-              if (part.scrollWidth > part.clientWidth + 1) problems.push(theme + ': ' + part.textContent + ' cut to ' + part.clientWidth + ' of ' + part.scrollWidth + ' px');
-              if (getComputedStyle(part).textTransform !== 'none') problems.push(theme + ': ' + part.textContent + ' set in ' + getComputedStyle(part).textTransform);
-            }
-            const page = card.querySelector('.card-footer .page');
-            const lines = new Set([...page.getClientRects()].map((rect) => Math.round(rect.top)));
-            const range = document.createRange();
-            range.selectNodeContents(page);
-            const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
-            if (tops.size > 1 || lines.size > 1) problems.push(theme + ': page label "' + page.textContent + '" on ' + Math.max(tops.size, lines.size) + ' lines');
+        `
+          for (const part of card.querySelectorAll('.card-footer .author-name, .card-footer .author-handle')) {
+            if (part.scrollWidth > part.clientWidth + 1) problems.push(theme + ': ' + part.textContent + ' cut to ' + part.clientWidth + ' of ' + part.scrollWidth + ' px');
+            if (getComputedStyle(part).textTransform !== 'none') problems.push(theme + ': ' + part.textContent + ' set in ' + getComputedStyle(part).textTransform);
           }
-          return problems;
-        })()`,
+          const page = card.querySelector('.card-footer .page');
+          const lines = new Set([...page.getClientRects()].map((rect) => Math.round(rect.top)));
+          const range = document.createRange();
+          range.selectNodeContents(page);
+          const tops = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          if (tops.size > 1 || lines.size > 1) problems.push(theme + ': page label "' + page.textContent + '" on ' + Math.max(tops.size, lines.size) + ' lines');
+        `,
         '1/3',
       );
       assert.deepEqual(problems, []);
@@ -480,37 +476,32 @@ describe('themes', () => {
       const table = ['┌──────────┬──────────┬──────────┬──────────┬──────────┐', '│ Name     │ Version  │ License  │ Size     │ Updated  │', '└──────────┴──────────┴──────────┴──────────┴──────────┘'];
       const listing = ['drwxr-xr-x  2 root root  4096 Nov 25 23:45 node_modules', '-rw-r--r--  1 root root 12034 Nov 25 23:45 package-lock.json-with-a-longer-name'];
       const { html } = await renderMarkdown(['```', ...table, '```', '', '```console', ...listing, '```', '', '```js', 'const ordinary = "code that is too long for the card still wraps at punctuation, like this";', '```'].join('\n'));
-      const problems = await inspect<string[]>(
+      const problems = await cardProblems(
         html,
         '',
-        `(() => {
-          const problems = [];
-          for (const card of document.getElementById('cards').children) {
-            const theme = card.className.split(' ')[2];
-            const [box, console, ordinary] = card.querySelectorAll('pre');
-            for (const pre of [box, console]) {
-              const content = pre.getBoundingClientRect();
-              for (const line of pre.querySelectorAll('.line')) {
-                const rows = new Set([...line.getClientRects()].map((rect) => Math.round(rect.top)));
-                const range = document.createRange();
-                range.selectNodeContents(line);
-                const textRows = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
-                if (textRows.size > 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" wrapped onto ' + textRows.size + ' rows');
-                if (range.getBoundingClientRect().right > content.right + 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" runs ' + Math.round(range.getBoundingClientRect().right - content.right) + ' px past its block');
-              }
-            }
-            if (ordinary.querySelector('.line').getClientRects().length < 1 || ordinary.querySelector('.line').getBoundingClientRect().height < 40) problems.push(theme + ': ordinary code no longer wraps');
-            // The table's columns line up: its rows of box drawings and of letters, all as many
-            // characters long, are as wide as each other (a monospace face with box drawings).
-            const widths = [...box.querySelectorAll('.line')].map((line) => {
+        `
+          const [box, console, ordinary] = card.querySelectorAll('pre');
+          for (const pre of [box, console]) {
+            const content = pre.getBoundingClientRect();
+            for (const line of pre.querySelectorAll('.line')) {
+              const rows = new Set([...line.getClientRects()].map((rect) => Math.round(rect.top)));
               const range = document.createRange();
               range.selectNodeContents(line);
-              return range.getBoundingClientRect().width;
-            });
-            if (Math.max(...widths) > Math.min(...widths) * 1.01) problems.push(theme + ': the rows of the box table are ' + widths.map(Math.round).join(', ') + ' px wide');
+              const textRows = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+              if (textRows.size > 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" wrapped onto ' + textRows.size + ' rows');
+              if (range.getBoundingClientRect().right > content.right + 1) problems.push(theme + ': "' + line.textContent.slice(0, 16) + '" runs ' + Math.round(range.getBoundingClientRect().right - content.right) + ' px past its block');
+            }
           }
-          return problems;
-        })()`,
+          if (ordinary.querySelector('.line').getClientRects().length < 1 || ordinary.querySelector('.line').getBoundingClientRect().height < 40) problems.push(theme + ': ordinary code no longer wraps');
+          // The table's columns line up: its rows of box drawings and of letters, all as many
+          // characters long, are as wide as each other (a monospace face with box drawings).
+          const widths = [...box.querySelectorAll('.line')].map((line) => {
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            return range.getBoundingClientRect().width;
+          });
+          if (Math.max(...widths) > Math.min(...widths) * 1.01) problems.push(theme + ': the rows of the box table are ' + widths.map(Math.round).join(', ') + ' px wide');
+        `,
       );
       assert.deepEqual(problems, []);
     });
