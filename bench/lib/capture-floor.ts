@@ -1,12 +1,13 @@
 // Chromium's capture floor: what capturing a card of a given size costs when the card holds nothing
-// but white, on warm pages of the service's own browser (the same binary, launch flags, DevTools
-// path and PNG options as src/cards/render/render-page.ts). Drawing the frame, reading it back and
+// but white, on warm render pages of the service's own browser, captured by the service's own
+// RenderPage.capture (src/cards/render/render-page.ts). Drawing the frame, reading it back and
 // encoding the PNG grow with the card's pixels, not with what it shows, so no renderer that draws
 // its cards with Chromium and captures them can do better per card than this: it bounds the ratios
 // the benchmark's targets ask for.
 import pino from 'pino';
-import type { CDPSession } from 'playwright-core';
+import { createCards } from '../../src/cards/index.js';
 import { BrowserInstance } from '../../src/cards/render/browser-instance.js';
+import { RenderPage } from '../../src/cards/render/render-page.js';
 import { loadConfig } from '../../src/config.js';
 import { treeCpuSeconds } from './memory.js';
 import { median } from './stats.js';
@@ -16,12 +17,12 @@ export interface CaptureFloor {
   medianMs: number;
   /** Chromium's CPU time per capture in that sequential phase (all its processes), in ms. */
   chromiumCpuMsPerCard: number;
-  /** Captures a second with one loop per page, as the service's render pages take one request each. */
+  /**
+   * Captures a second with one loop per page, as the service's render pages take one request each:
+   * all the cards laid out on each page once, captured in turn.
+   */
   cardsPerSecond: number;
 }
-
-const cardWidth = 440;
-const deviceScale = 2;
 
 /** CPU seconds the browser and all its processes have used so far. */
 function chromiumCpuSeconds(pid: number | undefined): number {
@@ -30,61 +31,61 @@ function chromiumCpuSeconds(pid: number | undefined): number {
   return service + descendants;
 }
 
-/** Captures a white card `height` CSS px tall at the service's scale, as render-page.ts does. */
-async function captureWhiteCard(session: CDPSession, height: number): Promise<Buffer> {
-  await session.send('Emulation.setDeviceMetricsOverride', { width: cardWidth, height, deviceScaleFactor: deviceScale, mobile: false });
-  await session.send('Runtime.evaluate', { expression: `document.getElementById('card').style.height = '${height}px'` });
-  const { data } = await session.send('Page.captureScreenshot', {
-    format: 'png',
-    clip: { x: 0, y: 0, width: cardWidth, height, scale: 1 },
-    optimizeForSpeed: true,
-  });
-  return Buffer.from(data, 'base64');
-}
+/** A white card 440 CSS px wide and `height` tall. */
+const whiteCard = (height: number) => `<div style="width:440px;height:${height}px;background:#fff"></div>`;
 
 /**
  * `heights`: the CSS px heights of the cards to compare with (each captured `rounds` times, in
- * turn); `pages`: render pages in the throughput phase, which lasts `seconds`.
+ * turn, at scale 2); `pages`: render pages in the throughput phase, which lasts `seconds`.
  */
 export async function measureCaptureFloor(heights: number[], { rounds, pages, seconds }: { rounds: number; pages: number; seconds: number }): Promise<CaptureFloor> {
-  const browser = await BrowserInstance.launch(loadConfig().chromiumPath, 1, pino({ level: 'warn' }));
+  const config = loadConfig();
+  const log = pino({ level: 'warn' });
+  const cards = createCards({ settings: config, log });
+  const browser = await BrowserInstance.launch(config.chromiumPath, 1, log);
+  const renderPages: RenderPage[] = [];
+  // Each card alone on its page, as a noSplit request lays it out: only the capture is timed.
+  const capture = async (page: RenderPage, height: number) => {
+    const [box] = await page.layout(whiteCard(height));
+    const cpu = chromiumCpuSeconds(browser.pid);
+    const started = performance.now();
+    await page.capture(box!, { scale: 2, format: 'png' });
+    return { ms: performance.now() - started, cpuSeconds: chromiumCpuSeconds(browser.pid) - cpu };
+  };
   try {
-    const sessions: CDPSession[] = [];
-    for (let i = 0; i < pages; i++) {
-      // A context of its own per page, with JavaScript off, as the service's render pages.
-      const context = await browser.browser.newContext({ javaScriptEnabled: false });
-      const page = await context.newPage();
-      await page.setContent(`<body style="margin:0;background:#fff"><div id="card" style="width:${cardWidth}px;background:#fff"></div></body>`);
-      sessions.push(await context.newCDPSession(page));
-    }
-    const first = sessions[0]!;
-    for (const height of heights) await captureWhiteCard(first, height);
+    for (let i = 0; i < pages; i++) renderPages.push(await RenderPage.open(browser.browser, cards.shell, { warmUp: 'none' }));
+    const first = renderPages[0]!;
+    for (const height of heights) await capture(first, height);
 
     const timings: number[] = [];
-    const cpuBefore = chromiumCpuSeconds(browser.pid);
+    let cpuSeconds = 0;
     for (let round = 0; round < rounds; round++) {
       for (const height of heights) {
-        const started = performance.now();
-        await captureWhiteCard(first, height);
-        timings.push(performance.now() - started);
+        const measured = await capture(first, height);
+        timings.push(measured.ms);
+        cpuSeconds += measured.cpuSeconds;
       }
     }
-    const cpuAfter = chromiumCpuSeconds(browser.pid);
 
+    // Every card on each page at once, captured in turn, as a split request's cards are.
     let captures = 0;
+    const stacked = await Promise.all(renderPages.map((page) => page.layout(heights.map(whiteCard).join(''))));
     const started = performance.now();
     const deadline = started + seconds * 1000;
     await Promise.all(
-      sessions.map(async (session, index) => {
-        for (let i = index; performance.now() < deadline; i++, captures++) await captureWhiteCard(session, heights[i % heights.length]!);
+      renderPages.map(async (page, index) => {
+        const boxes = stacked[index]!;
+        for (let i = index; performance.now() < deadline; i++, captures++) await page.capture(boxes[i % boxes.length]!, { scale: 2, format: 'png' });
       }),
     );
     return {
       medianMs: median(timings),
-      chromiumCpuMsPerCard: ((cpuAfter - cpuBefore) * 1000) / timings.length,
+      chromiumCpuMsPerCard: (cpuSeconds * 1000) / timings.length,
       cardsPerSecond: captures / ((performance.now() - started) / 1000),
     };
   } finally {
+    for (const page of renderPages) await page.close();
     await browser.close();
+    await cards.close();
   }
 }
