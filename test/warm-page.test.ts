@@ -1,7 +1,8 @@
 // A render page is warmed when it opens (render-page.ts, shell-document.ts#warmUpMarkup), so the
 // first card it draws does not wait for the faces most cards use. Checked from the page's own
 // FontFaceSet: a face that is still "unloaded" would be fetched and decoded by the first card.
-// Also what a page keeps between requests besides its faces: the bundled scripts of callScript.
+// Also what a page keeps between requests besides its faces: the bundled scripts of callScript,
+// and not the DOM of the cards it drew (Blink's count of Node objects, garbage included).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -76,5 +77,28 @@ describe('a render page as it opens', () => {
     assert.match(families, /Noto Sans SC/, 'the common Chinese characters');
     assert.match(families, /Noto Color Emoji|Twemoji|emoji/i, 'emoji');
     assert.match(families, /Mono|Code/i, 'the monospace face of code');
+  });
+
+  it('keeps no DOM of the cards it drew: its garbage is collected every few requests', async () => {
+    // Blink counts Node objects until they are collected. With JavaScript off nothing asks for a
+    // collection, and without one every card drawn stayed counted (and in memory).
+    const card = `<div class="card card-plain-notes light-mode" style="--card-width:440px;--card-height:586px"><section class="card-content"><div class="card-content-inner">${'<p>A <strong>line</strong> of <em>text</em></p>'.repeat(100)}</div></section></div>`;
+    const session = await page.inspect();
+    try {
+      const nodes = async () => ((await session.send('Memory.getDOMCounters')) as { nodes: number }).nodes;
+      const before = await nodes();
+      await page.layout(card);
+      const perRequest = (await nodes()) - before;
+      await page.clear();
+      assert.ok(perRequest >= 500, `a card of ${perRequest} nodes`);
+      for (let request = 0; request < 60; request++) {
+        await page.layout(card);
+        await page.clear();
+      }
+      const kept = (await nodes()) - before;
+      assert.ok(kept <= 20 * perRequest, `${kept} nodes kept after 61 requests of ${perRequest}`);
+    } finally {
+      await session.detach();
+    }
   });
 });
