@@ -3,8 +3,10 @@
 // then draw every script with its bundled face is test/fonts-scripts.test.ts.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { cardMarkup } from '../src/cards/render/card-markup.js';
 import { counterStyleCharacters } from '../src/cards/render/counter-styles.js';
 import { PageFonts, shellFonts } from '../src/cards/render/page-fonts.js';
+import { loadThemes } from '../src/cards/themes/registry.js';
 
 /** The code points each declared face claims, by "family weight" (e.g. "Noto Sans Arabic 400"). */
 function claims(rules: string): Map<string, Set<number>> {
@@ -90,8 +92,56 @@ describe('the characters list numbers are drawn with', () => {
     assert.equal(counterStyleCharacters('ol { list-style: decimal; } li::before { content: counter(item) }'), '', 'Latin-1 numbers the shell declares anyway');
   });
 
-  it('have their faces declared in the shell of a theme that numbers its items so', () => {
-    const shell = shellFonts('.card-x ol > li::before { content: counter(list-item, cjk-decimal); }');
+  it('have their faces declared in the shell when its own CSS numbers items so', () => {
+    const shell = shellFonts('ol.cjk > li::before { content: counter(list-item, cjk-decimal); }');
     for (const point of points('〇一二三四五六七八九、')) assert.ok(shell.codePoints.has(point), `U+${point.toString(16)}`);
+  });
+
+  it('have their faces declared with the first cards of a theme that numbers its items so', () => {
+    const shell = shellFonts('', [{ className: 'card-x', css: '.card-x ol > li::before { content: counter(list-item, cjk-decimal); }' }]);
+    const numbers = points('〇一二三四五六七八九');
+    assert.ok(!numbers.some((point) => shell.codePoints.has(point)), 'not in the shell');
+    const claimed = new Set([...claims(new PageFonts(shell).rulesFor('<div class="card card-x"><ol><li>a</li></ol></div>')).values()].flatMap((set) => [...set]));
+    for (const point of numbers) assert.ok(claimed.has(point), `U+${point.toString(16)}`);
+  });
+});
+
+describe('the characters a theme draws', () => {
+  // ❝ and ✦ drawn by a theme's decorations, ※ by another's; neither in any markup.
+  const themes = [
+    { className: 'card-quotes', css: '/* 引号 */ .card-quotes blockquote::before { content: "❝"; } .card-quotes h2::after { content: "\\2726"; }' },
+    { className: 'card-notes', css: '.card-notes li::before { content: "※"; }' },
+  ];
+  const shell = shellFonts('', themes);
+  const claimedBy = (rules: string) => new Set([...claims(rules).values()].flatMap((set) => [...set]));
+
+  it('are not in the shell, nor the characters of its comments', () => {
+    for (const point of points('❝✦※引号')) assert.ok(!shell.codePoints.has(point), `U+${point.toString(16)}`);
+  });
+
+  it('have their faces declared before the first cards of that theme, and only then', () => {
+    const page = new PageFonts(shell);
+    assert.equal(page.rulesFor('<div class="card card-quotes-like">text</div><p>quotes</p>'), '', 'another class, or none');
+    const first = claimedBy(page.rulesFor('<div class="card markdown-body card-quotes light-mode"><blockquote>a</blockquote></div>'));
+    for (const point of points('❝✦')) assert.ok(first.has(point), `U+${point.toString(16)} declared with the theme's first card`);
+    assert.ok(!first.has(points('※')[0]!), 'not another theme\'s');
+    assert.equal(page.rulesFor('<div class="card card-quotes">again</div>'), '', 'nothing again with its next cards');
+    assert.ok(claimedBy(page.rulesFor('{"cardTemplate":"<div class=\\"card card-notes\\">"}')).has(points('※')[0]!), 'a script carrying the markup names the theme too');
+  });
+
+  it('of every built-in theme have their faces declared with its first card, as a shell with the theme\'s CSS declared them', () => {
+    const { themes: builtin } = loadThemes(undefined);
+    const shellOfAll = shellFonts('', builtin);
+    const missing: string[] = [];
+    for (const theme of builtin) {
+      const inShell = claims(shellFonts(theme.css).rules);
+      const card = cardMarkup({ theme, mode: theme.defaultMode, width: 440, height: 586, fixedHeight: true, contentHtml: '<p>a</p>' });
+      const declared = claims(`${shellOfAll.rules}\n${new PageFonts(shellOfAll).rulesFor(card)}`);
+      for (const [face, claimed] of inShell) {
+        const lacking = [...claimed].filter((point) => !declared.get(face)?.has(point));
+        if (lacking.length > 0) missing.push(`${theme.id}: ${face} ${lacking.map((point) => String.fromCodePoint(point)).join('')}`);
+      }
+    }
+    assert.deepEqual(missing, []);
   });
 });

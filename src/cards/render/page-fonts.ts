@@ -2,8 +2,10 @@
 // @font-face rules, 3 MB) made each page take about a second of Chromium's CPU to open and keep
 // tens of MB more. A page now declares the faces of the characters its shell's own CSS and Latin-1
 // use, and before any markup goes in, those of the characters it brings that the page has not seen
-// yet. Every face that claims a character is declared before the character is laid out, so a card
-// looks exactly as it would with every face declared in full (docs/performance.md#fonts-per-page).
+// yet, and of the characters the CSS of each theme it brings draws (decorations, quote marks), the
+// first time it brings that theme's cards. Every face that claims a character is declared before
+// the character is laid out, so a card looks exactly as it would with every face declared in full
+// (docs/performance.md#fonts-per-page).
 //
 // How much of a face is declared depends on what it draws:
 // - A subset of Chinese, Japanese or Korean characters (they are drawn one by one; such a face
@@ -31,6 +33,20 @@ export interface ShellFonts {
   readonly declared: ReadonlyMap<number, Declared>;
   /** The @font-face rules that go into the shell document. */
   readonly rules: string;
+  /** The themes whose characters are declared with their first cards, not in the shell. */
+  readonly themes: readonly ThemeCharacters[];
+}
+
+/** A theme's stylesheet: the class its cards carry, and its CSS. */
+export interface ThemeStyles {
+  readonly className: string;
+  readonly css: string;
+}
+
+/** The code points a theme's CSS draws beyond ASCII, and the class that tells its cards. */
+interface ThemeCharacters {
+  readonly className: string;
+  readonly codePoints: readonly number[];
 }
 
 /** A face a page has declared: whole, or for these code points, all of them drawn alone or not. */
@@ -42,19 +58,37 @@ type Declared = 'whole' | { readonly points: number[]; alone: boolean };
  */
 const drawnByTheBrowser = '•◦▪▫■□●○–—…‐‑‘’“”«»‹›';
 
-/** The faces of every character of `text` (CSS, HTML), of printable Latin-1 and of what the browser draws itself (list numbers included). */
-export function shellFonts(text: string): ShellFonts {
+/**
+ * The faces of every character the shell's own CSS draws, of printable Latin-1 and of what the
+ * browser draws itself. The characters of `themes` are left to their first cards: declared in the
+ * shell, the decorations of 23 themes in every weight of the CJK faces that have them were 470 of
+ * its 730 faces and 138 KB of its rules, which every page parsed as it opened.
+ */
+export function shellFonts(css: string, themes: readonly ThemeStyles[] = []): ShellFonts {
   const index = new FontFaceIndex(bundledFaces());
   const codePoints = new Set<number>();
   for (let point = 0x20; point <= 0xff; point++) if (point < 0x7f || point >= 0xa0) codePoints.add(point);
-  // Comments name themes in their own languages; they draw nothing.
-  const drawn = text.replace(/\/\*[\s\S]*?\*\//g, '');
-  for (const point of codePointsIn(drawn + drawnByTheBrowser + counterStyleCharacters(drawn))) codePoints.add(point);
-  // CSS writes characters as escapes too (`content: "\201C"`).
-  for (const match of drawn.matchAll(/\\([0-9a-fA-F]{1,6})/g)) codePoints.add(parseInt(match[1]!, 16));
+  for (const point of codePointsIn(drawnByTheBrowser)) codePoints.add(point);
+  for (const point of drawnBy(css)) codePoints.add(point);
   const declared = new Map<number, Declared>();
   const rules = declare(index, declared, [...codePoints]);
-  return { index, codePoints, declared, rules: `${index.groupDeclarations()}\n${rules}` };
+  return {
+    index,
+    codePoints,
+    declared,
+    rules: `${index.groupDeclarations()}\n${rules}`,
+    themes: themes.map((theme) => ({ className: theme.className, codePoints: [...drawnBy(theme.css)].filter((point) => !codePoints.has(point)) })),
+  };
+}
+
+/** The code points beyond ASCII that a stylesheet draws: in `content`, as escapes, and the numbers of the counter styles it names. */
+function drawnBy(css: string): Set<number> {
+  // Comments name themes in their own languages; they draw nothing.
+  const drawn = css.replace(/\/\*[\s\S]*?\*\//g, '');
+  const points = new Set(codePointsIn(drawn + counterStyleCharacters(drawn)));
+  // CSS writes characters as escapes too (`content: "\201C"`).
+  for (const match of drawn.matchAll(/\\([0-9a-fA-F]{1,6})/g)) points.add(parseInt(match[1]!, 16));
+  return points;
 }
 
 /** In the page: declares `rules` (@font-face rules from PageFonts.rulesFor) in a style element of their own. */
@@ -91,11 +125,15 @@ function declare(index: FontFaceIndex, declared: Map<number, Declared>, added: r
 export class PageFonts {
   private readonly seen: Set<number>;
   private readonly declared: Map<number, Declared>;
+  /** The themes whose cards the page has not had yet, and a pattern that finds their classes. */
+  private themesToCome: ThemeCharacters[];
+  private themeClasses?: RegExp;
 
   constructor(private readonly shell: ShellFonts) {
     this.seen = new Set(shell.codePoints);
     // Each page's own copy: what one page declared is not declared in another.
     this.declared = new Map([...shell.declared].map(([face, state]) => [face, state === 'whole' ? state : { points: [...state.points], alone: state.alone }]));
+    this.themesToCome = shell.themes.filter((theme) => theme.codePoints.length > 0);
   }
 
   /**
@@ -106,13 +144,28 @@ export class PageFonts {
    */
   rulesFor(text: string): string {
     const added: number[] = [];
-    for (const point of codePointsIn(text)) {
-      if (this.seen.has(point)) continue;
+    const take = (point: number) => {
+      if (this.seen.has(point)) return;
       this.seen.add(point);
       added.push(point);
-    }
+    };
+    for (const point of codePointsIn(text)) take(point);
+    for (const theme of this.themesArrivingWith(text)) for (const point of theme.codePoints) take(point);
     if (added.length === 0) return '';
     return declare(this.shell.index, this.declared, added);
+  }
+
+  /** The themes whose class `text` names for the first time on this page (a card's markup, a script carrying it). */
+  private themesArrivingWith(text: string): ThemeCharacters[] {
+    if (this.themesToCome.length === 0) return [];
+    // Class names are identifiers (themes/theme-file.ts): nothing in them to escape.
+    this.themeClasses ??= new RegExp(`(?<![\\w-])(?:${this.themesToCome.map((theme) => theme.className).join('|')})(?![\\w-])`, 'g');
+    const named = new Set(Array.from(text.matchAll(this.themeClasses), (match) => match[0]));
+    if (named.size === 0) return [];
+    const arriving = this.themesToCome.filter((theme) => named.has(theme.className));
+    this.themesToCome = this.themesToCome.filter((theme) => !named.has(theme.className));
+    this.themeClasses = undefined;
+    return arriving;
   }
 }
 

@@ -1,6 +1,6 @@
 // The document every render page loads once and keeps: base CSS, every theme's CSS, and the
-// faces of the characters these and the most common texts use (page-fonts.ts adds the others as
-// cards need them). A request then only swaps the cards inside #cards, so no CSS is parsed and no
+// faces of the characters the base CSS and the most common texts use (page-fonts.ts adds the
+// others, a theme's decorations among them, as cards need them). A request then only swaps the cards inside #cards, so no CSS is parsed and no
 // font is fetched twice (a fresh document per request costs 190–420 ms here; a swap costs a few ms).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,8 +26,9 @@ export function buildShellDocument(themes: ThemeRegistry): RenderShell {
   // Cover layouts (POST /api/generate/cover) sit inside any theme's card.
   const coverCss = fs.readFileSync(path.join(builtinThemesDir, '_cover.css'), 'utf8');
   const styles = [katexCss(), baseCss, themes.allCss(), coverCss, requestOptionsCss];
-  // The themes' own characters (decorations drawn with `content`); the warm-up card brings its own.
-  const fonts = shellFonts([baseCss, themes.allCss(), coverCss, requestOptionsCss].join('\n'));
+  // The characters the shell's own CSS draws; each theme's (decorations drawn with `content`) come
+  // with its first cards (page-fonts.ts), and the warm-up card brings its own.
+  const fonts = shellFonts([baseCss, coverCss, requestOptionsCss].join('\n'), themes.themes);
   const html = [
     '<!doctype html><html><head><meta charset="utf-8">',
     `<style>${fonts.rules}</style>`,
