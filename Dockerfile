@@ -36,6 +36,10 @@ USER node
 ENV PORT=3000 \
     HOST=0.0.0.0 \
     DATA_DIR=/data
+# glibc's malloc raises its mmap threshold each time a large buffer (a capture) is freed, and
+# then keeps such buffers in its heap, which fragments: fixed, the service holds 30-60 MB less
+# (docs/performance.md#memory). npm start sets the same.
+ENV MALLOC_MMAP_THRESHOLD_=131072
 EXPOSE 3000
 # Liveness only: /ready (store reachable, browser up, queue not full) is for the load balancer.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \

@@ -76,14 +76,25 @@ describe('Dockerfile', () => {
     assert.ok(runtime.some((line) => line.startsWith('RUN ') && /apt-get install[^&]* tini\b/.test(line)), 'tini is installed');
     const healthcheck = runtime.find((line) => line.startsWith('HEALTHCHECK '));
     assert.ok(healthcheck?.includes('/health'), 'HEALTHCHECK on /health');
-    const env = Object.fromEntries(
+    const { MALLOC_MMAP_THRESHOLD_: _allocator, ...env } = dockerEnv();
+    assertAccepted(env, 'Dockerfile');
+    assert.equal(runtime.find((line) => line.startsWith('EXPOSE ')), `EXPOSE ${loadConfig(env).port}`);
+  });
+
+  it('fixes glibc\'s mmap threshold as npm start does, so freed captures leave no fragmented heap', () => {
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const threshold = /^MALLOC_MMAP_THRESHOLD_=(\d+) node dist\/server\.js$/.exec(start)?.[1];
+    assert.ok(threshold, `npm start: ${start}`);
+    assert.equal(dockerEnv().MALLOC_MMAP_THRESHOLD_, threshold);
+  });
+
+  function dockerEnv(): Record<string, string> {
+    return Object.fromEntries(
       runtime
         .filter((line) => line.startsWith('ENV '))
         .flatMap((line) => [...line.slice(4).matchAll(/([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!])),
     );
-    assertAccepted(env, 'Dockerfile');
-    assert.equal(runtime.find((line) => line.startsWith('EXPOSE ')), `EXPOSE ${loadConfig(env).port}`);
-  });
+  }
 });
 
 describe('compose.yaml', () => {

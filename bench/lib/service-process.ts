@@ -1,5 +1,7 @@
 // Starts the built service as a user would (`node dist/server.js`, or `npm start`) on loopback for
-// a benchmark, and stops it. Run `npm run build` before; the npm bench scripts do.
+// a benchmark, and stops it. Run `npm run build` before; the npm bench scripts do. `node
+// dist/server.js` gets the environment variables that the build's `npm start` script sets before
+// it (the allocator's settings), as the Docker image sets them too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -33,9 +35,10 @@ export async function startServiceProcess(env: Record<string, string> = {}, how:
   const baseUrl = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const [command, args] = how === 'node' ? [process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), 'dist/server.js']] : ['npm', ['start', '--silent']];
+  const startEnv = how === 'node' ? startScriptEnvironment(cwd ?? process.cwd()) : {};
   const child: ChildProcess = spawn(command, args, {
     cwd,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, ...startEnv, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, API_KEYS: benchApiKey, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', how === 'node' ? 'inherit' : 'ignore', 'inherit'],
     // npm runs the service as a child of its own: the whole group is stopped.
     detached: how !== 'node',
@@ -78,3 +81,11 @@ export async function startServiceProcess(env: Record<string, string> = {}, how:
 
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': benchApiKey }, body: JSON.stringify(body) });
+
+/** The `NAME=value` assignments before the command of the `start` script in `dir`'s package.json. */
+function startScriptEnvironment(dir: string): Record<string, string> {
+  const start = (JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const assignments = /^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*/.exec(start)![0];
+  return Object.fromEntries([...assignments.matchAll(/([A-Z_][A-Z0-9_]*)=(\S*)/g)].map((match) => [match[1]!, match[2]!]));
+}
+
