@@ -5,9 +5,10 @@
 // its cards with Chromium and captures them can do better per card than this: it bounds the ratios
 // the benchmark's targets ask for.
 import pino from 'pino';
-import { createCards } from '../../src/cards/index.js';
 import { BrowserInstance } from '../../src/cards/render/browser-instance.js';
 import { RenderPage } from '../../src/cards/render/render-page.js';
+import { buildShellDocument } from '../../src/cards/render/shell-document.js';
+import { loadThemes } from '../../src/cards/themes/registry.js';
 import { loadConfig } from '../../src/config.js';
 import { treeCpuSeconds } from './memory.js';
 import { median } from './stats.js';
@@ -41,7 +42,8 @@ const whiteCard = (height: number) => `<div style="width:440px;height:${height}p
 export async function measureCaptureFloor(heights: number[], { rounds, pages, seconds }: { rounds: number; pages: number; seconds: number }): Promise<CaptureFloor> {
   const config = loadConfig();
   const log = pino({ level: 'warn' });
-  const cards = createCards({ settings: config, log });
+  // The service's shell, without a service around it (see page-opening.ts).
+  const shell = buildShellDocument(loadThemes(config.themesDir));
   const browser = await BrowserInstance.launch(config.chromiumPath, 1, log);
   const renderPages: RenderPage[] = [];
   // Each card alone on its page, as a noSplit request lays it out: only the capture is timed.
@@ -53,7 +55,7 @@ export async function measureCaptureFloor(heights: number[], { rounds, pages, se
     return { ms: performance.now() - started, cpuSeconds: chromiumCpuSeconds(browser.pid) - cpu };
   };
   try {
-    for (let i = 0; i < pages; i++) renderPages.push(await RenderPage.open(browser.browser, cards.shell, { warmUp: 'none' }));
+    for (let i = 0; i < pages; i++) renderPages.push(await RenderPage.open(browser.browser, shell, { warmUp: 'none' }));
     const first = renderPages[0]!;
     for (const height of heights) await capture(first, height);
 
@@ -86,6 +88,5 @@ export async function measureCaptureFloor(heights: number[], { rounds, pages, se
   } finally {
     for (const page of renderPages) await page.close();
     await browser.close();
-    await cards.close();
   }
 }
