@@ -1,7 +1,8 @@
 // The document every render page loads once and keeps: base CSS, every theme's CSS, and the
 // faces of the characters the base CSS and the most common texts use (page-fonts.ts adds the
-// others, a theme's decorations among them, as cards need them). A request then only swaps the cards inside #cards, so no CSS is parsed and no
-// font is fetched twice (a fresh document per request costs 190–420 ms here; a swap costs a few ms).
+// others, a theme's decorations among them, as cards need them). A request then only swaps the
+// cards inside #cards, so no CSS is parsed and no font is fetched twice (a fresh document per
+// request costs 190–420 ms here; a swap costs a few ms).
 import fs from 'node:fs';
 import path from 'node:path';
 import { katexCss } from '../markdown/math.js';

@@ -91,7 +91,8 @@ function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
   let first = i - 1;
   let next = i;
   if (endsIntroduction(before)) {
-    while (first > 0 && before.kind === 'line' && pieces[first - 1]!.kind === 'line' && pieces[first - 1]!.run === before.run) first--;
+    // An introduction is the last line of a paragraph (endsIntroduction): back to its first line.
+    while (first > 0 && pieces[first - 1]!.run === before.run) first--;
     while (next < pieces.length - 1 && isLabel(pieces[next]!)) next++;
   }
   const after = pieces[next]!;
