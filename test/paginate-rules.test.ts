@@ -104,6 +104,17 @@ describe('autoSplit break rules', () => {
     assert.deepEqual(await starts(paragraph('a', 11)), ['start', 'p#a line 9']);
   });
 
+  it('ends the first card with a long title alone rather than leave its first article\'s first line under it', async () => {
+    // A title of eight lines, the first article's heading and four lines: the title, the heading and
+    // two lines are eleven, so either the article's first line stands alone under the title or the
+    // title makes a card of its own, as a cover (the corpus's declarations at 200×200).
+    const title = `<h1 id="t">${Array.from({ length: 8 }, (_, k) => `title${k}`).join('<br>')}</h1>`;
+    assert.deepEqual(await starts(`${title}<h2 id="h">Article 1</h2>${paragraph('b', 4)}`), ['start', 'h2#h']);
+    // With a title of seven lines the three fit together, and the break goes inside the text.
+    const shorter = `<h1 id="t">${Array.from({ length: 7 }, (_, k) => `title${k}`).join('<br>')}</h1>`;
+    assert.deepEqual(await starts(`${shorter}<h2 id="h">Article 1</h2>${paragraph('b', 4)}`), ['start', 'p#b line 2']);
+  });
+
   it('leaves no single first line of a paragraph alone at the foot of a card (orphan)', async () => {
     // Nine lines of a, then room for one line of b: b starts on the next card instead.
     assert.deepEqual(await starts(paragraph('a', 9) + paragraph('b', 5)), ['start', 'p#b']);

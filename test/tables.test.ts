@@ -114,6 +114,22 @@ describe('tables', () => {
     }
   });
 
+  it("keeps a heading with its stacked table's first fields at 200×200 (ioredis's versions)", async () => {
+    // Each record of four fields stood as one piece: the heading and the first record were taller
+    // than the card, so the heading made a card of one line, three quarters empty.
+    const readme = fs.readFileSync(path.join(projectRoot, 'node_modules', 'ioredis', 'README.md'), 'utf8');
+    const versions = readme.slice(readme.indexOf('# Versions'), readme.indexOf('Refer to'));
+    assert.match(versions, /\| Version +\| Branch/);
+    for (const theme of ['art-deco', 'pop-art']) {
+      const { cards, blocks } = await renderWithGeometry(service, { markdown: versions, theme, splitMode: 'autoSplit', width: 200, height: 200 }, { lines: true, capture: false });
+      const label = `${theme} at 200×200`;
+      const first = cards[0]!.lines.map((line) => line.text.trim()).filter(Boolean);
+      assert.ok(cards[0]!.tableForms.some((form) => form.stacked), `${label}: the table is stacked`);
+      assert.ok(first.length >= 3, `${label}: the heading's card holds ${JSON.stringify(first)}`);
+      assert.deepEqual(typesettingFaults(cards, blocks, label, 'autoSplit').map((fault) => fault.message), [], label);
+    }
+  });
+
   // Tables a little wider than the card at each theme's type, within it at 12 px (the monospace
   // cyberpunk stacks even five short columns).
   const six = ['| Region | Latency | Errors | Shards | Owner | Status |', '|---|---|---|---|---|---|', '| us-east | 41ms | 0.1% | 12 | ops | ok |'].join('\n');

@@ -114,12 +114,35 @@ const tooTallPrice = never / 4;
 const introductionLastPrice = (never * 3) / 4;
 
 /**
- * The price of ending a card with a heading whose next is a heading too (a title over its first
- * section's heading): also "never", but cheaper than leaving the second one, which opens the text,
- * at the foot. Where the title, that heading and two lines of text cannot share a card, the title
- * ends the card alone, as a cover would, and 第一條 begins the next with its article.
+ * The price of ending a card with a heading whose next is a heading too (a section's heading over
+ * its first subsection's): also "never", but cheaper than leaving the second one, which opens the
+ * text, at the foot.
  */
 const headingOverHeadingPrice = (never * 3) / 4;
+
+/**
+ * The price of ending a card with the document's title alone (the headings it opens with) over its
+ * first section's heading: below a widow's. Where the title, that heading and two lines of text
+ * cannot share a card (a long title at 200×200), the title makes a card of its own, as a cover
+ * would, and 第一條 begins the next with its article, rather than leave the article's first line
+ * under it.
+ */
+const titleAlonePrice = never / 4;
+
+/**
+ * Whether a break before piece i leaves the document's title alone on its card (every piece before
+ * it is a heading) and no card could hold the title, the headings after it and two lines of the
+ * text under them.
+ */
+function titleTooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
+  if (!pieces.slice(0, i).every((piece) => piece.heading)) return false;
+  let text = i;
+  while (text < pieces.length - 1 && pieces[text]!.heading) text++;
+  const first = pieces[text]!;
+  const second = pieces[text + 1];
+  const lastKept = first.kind === 'line' && second?.kind === 'line' && second.run === first.run ? second : first;
+  return lastKept.bottom - pieces[0]!.top > available;
+}
 
 /**
  * Keep-with-next for headings, labels and introductions: never one last on a card, and not a
@@ -131,7 +154,8 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
   const after = pieces[i]!;
   if (keepsWithNext(before)) {
     if (tooTallToKeep(pieces, i, available)) return available * tooTallPrice;
-    if (before.heading) return available * (after.heading ? headingOverHeadingPrice : never);
+    if (before.heading && after.heading) return available * (titleTooTallToKeep(pieces, i, available) ? titleAlonePrice : headingOverHeadingPrice);
+    if (before.heading) return available * never;
     return available * (isLabel(before) ? never : introductionLastPrice);
   }
   if (before.kind === 'line' && before.line === 0 && after.run === before.run) {
@@ -192,8 +216,8 @@ function lonelySlice(pieces: Piece[], i: number, available: number): boolean {
 /**
  * Two rows of one table that the widow rule holds together: rows of a line or so. A stacked table's
  * record (fit-tables.ts) is a block of lines, which may stand alone like a long list item; the
- * lines of fields of a record taller than a card (pieces.ts) are held like rows. A row of a tile
- * grid holds two items or more, and may stand alone.
+ * lines of its fields (pieces.ts) are held like rows. A row of a tile grid holds two items or
+ * more, and may stand alone.
  */
 function rowsOfOneBlock(before: Piece, after: Piece): boolean {
   if (before.kind === 'row' && after.kind === 'row') return before.table === after.table && !after.table!.classList.contains('table-stacked');
@@ -246,11 +270,12 @@ function itemTextAlone(pieces: Piece[], i: number, item: Element): boolean {
   return below.some((el) => el.tagName === 'UL' || el.tagName === 'OL');
 }
 
-/** The table or code block a break before piece i splits, if any. */
+/** The table, stacked table's record or code block a break before piece i splits, if any. */
 function splitBlock(pieces: Piece[], i: number): Element | undefined {
   const before = pieces[i - 1]!;
   const after = pieces[i]!;
   if (before.kind === 'row' && after.kind === 'row' && before.table === after.table) return after.table;
+  if (rowsOfOneBlock(before, after)) return after.path.at(-1);
   if (before.kind === 'line' && after.kind === 'line' && before.run === after.run && preformatted(after.run!.container)) {
     return after.run!.container.closest('pre') ?? after.run!.container;
   }
@@ -258,8 +283,9 @@ function splitBlock(pieces: Piece[], i: number): Element | undefined {
 }
 
 /**
- * A table or code block that fits on one card is not split: a break inside it costs half a card.
- * It moves to the next card whole, or (a table) is scaled down to the room left (fit-to-room.ts).
+ * A table, a stacked table's record or a code block that fits on one card is not split: a break
+ * inside it costs half a card. It moves to the next card whole, or (a table) is scaled down to the
+ * room left (fit-to-room.ts).
  */
 export function shortBlockPenalty(pieces: Piece[], i: number, available: number): number {
   const block = splitBlock(pieces, i);

@@ -103,11 +103,13 @@ export class PieceReader {
     table.setAttribute('data-split-table', String(this.tableCount++));
     const box = table.getBoundingClientRect();
     const tops = rows.map((row) => row.getBoundingClientRect().top);
-    // A stacked record (fit-tables.ts) taller than a card goes on field by field; any other row is
-    // clipped at the card's edge, as README.md says.
+    // A stacked record (fit-tables.ts) is a block of lines, its fields: a card may end between them
+    // (break-rules.ts holds a record that fits on a card together, as a list item's lines), so a
+    // record taller than a card goes on field by field and a heading keeps the first fields of
+    // its table at the smallest sizes. Any other row is clipped at the card's edge, as README.md says.
     const stacked = table.classList.contains('table-stacked');
     rows.forEach((row, i) => {
-      if (stacked && row.getBoundingClientRect().height > this.available && this.gridPieces(row, [...path, table], out)) return;
+      if (stacked && this.gridPieces(row, [...path, table], out)) return;
       out.push({
         kind: 'row',
         el: row,
