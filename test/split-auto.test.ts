@@ -11,6 +11,7 @@ import { startService, type RunningService } from './helpers/service.js';
 import { assertWellSplit, pngDataUri, splitLayout, splitLayoutIn } from './helpers/split-layout.js';
 import { renderWithGeometry } from './helpers/card-geometry.js';
 import { typesettingFaults } from './helpers/typesetting-report.js';
+import { corpusDocuments } from './helpers/corpus.js';
 import { projectRoot } from '../src/paths.js';
 
 const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'split', `${name}.md`), 'utf8');
@@ -55,6 +56,17 @@ describe('autoSplit', () => {
       const faults = typesettingFaults(cards, blocks, theme, 'autoSplit');
       assert.deepEqual(faults.filter((fault) => fault.kind === 'paragraph leaves one line on a card' || fault.kind === 'text under the minimum size'), [], theme);
     }
+  });
+
+  it("leaves no code block's label over an empty frame at 200×200 (pino's README)", async () => {
+    // "This produces:" and the window dots of the JSON under it stood alone on a card, the JSON on
+    // the next: the label and two of its source lines (each wrapped over five lines) were more than
+    // a card, which made leaving the label at a card's foot as cheap as any collision of rules.
+    const pino = corpusDocuments().find((document) => document.name === 'pino README')!;
+    assert.match(pino.markdown, /This produces:\n\n```\n\{"level"/, 'the README still shows its output');
+    const { cards, blocks } = await renderWithGeometry(service, { markdown: pino.markdown, theme: 'fairytale', splitMode: 'autoSplit', width: 200, height: 200, scale: 1 }, { lines: true, capture: false });
+    const faults = typesettingFaults(cards, blocks, 'fairytale', 'autoSplit');
+    assert.deepEqual(faults.filter((fault) => fault.kind === 'empty frame' || fault.kind === 'card of one line').map((fault) => fault.message), []);
   });
 
   it("never shrinks a list drawn as tiles: one column on a narrow card, and one column when a tile is taller than a card (prom-client's README)", async () => {

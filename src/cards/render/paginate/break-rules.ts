@@ -81,6 +81,8 @@ export const keepsWithNext = (piece: Piece): boolean => piece.heading || isLabel
  * A heading (a title with a row of badges, at the smallest sizes) that no card could hold together
  * with two lines of the text under it: kept with the next, it takes one line along and leaves that
  * paragraph a single line on each side. Ending a card with it then costs less than that widow.
+ * A label needs only the first line of what it labels: a code block's header that a card could
+ * hold with one source line is never left over an empty frame because two would not fit.
  * An introduction counts whole, from its first line, and what it introduces from past a label
  * (a code block's header): at 200×200 a paragraph of two or three lines, the header and two lines
  * of code are more than a card, and the paragraph then ends a card whole, the code on the next,
@@ -97,7 +99,7 @@ function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
   }
   const after = pieces[next]!;
   if (after.kind !== 'line' || isImage(after)) return false;
-  const second = pieces[next + 1];
+  const second = isLabel(before) ? undefined : pieces[next + 1];
   const lastKept = second && second.kind === 'line' && second.run === after.run ? second : after;
   return lastKept.bottom - pieces[first]!.top > available;
 }
