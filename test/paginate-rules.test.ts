@@ -113,6 +113,9 @@ describe('autoSplit break rules', () => {
     // With a title of seven lines the three fit together, and the break goes inside the text.
     const shorter = `<h1 id="t">${Array.from({ length: 7 }, (_, k) => `title${k}`).join('<br>')}</h1>`;
     assert.deepEqual(await starts(`${shorter}<h2 id="h">Article 1</h2>${paragraph('b', 4)}`), ['start', 'p#b line 2']);
+    // But with a text of three lines, two of which fit under them, its last would stand alone at
+    // the head of the next card: the title, filling most of its card, is a cover instead.
+    assert.deepEqual(await starts(`${shorter}<h2 id="h">Article 1</h2>${paragraph('b', 3)}`), ['start', 'h2#h']);
   });
 
   it('leaves no single first line of a paragraph alone at the foot of a card (orphan)', async () => {

@@ -122,22 +122,26 @@ const introductionLastPrice = (never * 3) / 4;
  */
 const headingOverHeadingPrice = (never * 3) / 4;
 
+/** A card less full than this, with more content that could have moved up onto it, is a waste (card-cost.ts). */
+export const underfilled = 0.4;
+
 /**
  * The price of ending a card with the document's title alone (the headings it opens with) over its
- * first section's heading: below a widow's. Where the title, that heading and two lines of text
- * cannot share a card (a long title at 200×200), the title makes a card of its own, as a cover
- * would, and 第一條 begins the next with its article, rather than leave the article's first line
- * under it.
+ * first section's heading, where the title is a cover: below a widow's. Where the title, that
+ * heading and two lines of text cannot share a card (a long title at 200×200), or the title fills
+ * a card enough not to look left behind, it makes a card of its own, and 第一條 begins the next
+ * with its article, rather than leave the article's first or last line alone.
  */
 const titleAlonePrice = never / 4;
 
 /**
  * Whether a break before piece i leaves the document's title alone on its card (every piece before
- * it is a heading) and no card could hold the title, the headings after it and two lines of the
- * text under them.
+ * it is a heading) as a cover: the title fills at least `underfilled` of a card, or no card could
+ * hold the title, the headings after it and two lines of the text under them.
  */
-function titleTooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
+function titleMakesCover(pieces: Piece[], i: number, available: number): boolean {
   if (!pieces.slice(0, i).every((piece) => piece.heading)) return false;
+  if (pieces[i - 1]!.bottom - pieces[0]!.top >= underfilled * available) return true;
   let text = i;
   while (text < pieces.length - 1 && pieces[text]!.heading) text++;
   const first = pieces[text]!;
@@ -156,7 +160,7 @@ export function keepWithNextPenalty(pieces: Piece[], i: number, available: numbe
   const after = pieces[i]!;
   if (keepsWithNext(before)) {
     if (tooTallToKeep(pieces, i, available)) return available * tooTallPrice;
-    if (before.heading && after.heading) return available * (titleTooTallToKeep(pieces, i, available) ? titleAlonePrice : headingOverHeadingPrice);
+    if (before.heading && after.heading) return available * (titleMakesCover(pieces, i, available) ? titleAlonePrice : headingOverHeadingPrice);
     if (before.heading) return available * never;
     return available * (isLabel(before) ? never : introductionLastPrice);
   }

@@ -23,7 +23,7 @@
 //   over the cards after still outweighed it (change-case's method table, tables.test).
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
-import { blockEnds, keepsWithNext, never, type BreakCosts } from './break-rules.js';
+import { blockEnds, keepsWithNext, never, underfilled, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
 import { isCaptionLine, isHashtagLine, isTextLine, isTrailingTagLine, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
@@ -40,8 +40,6 @@ export interface CardOption {
 
 const emptinessWeight = 10;
 
-/** A card less full than this, with more content that could have moved up onto it, is a waste. */
-const underfilled = 0.4;
 const underfilledPrice = 10;
 
 /** The price of ending a card inside a block whose rest fits on it, per px of a card's content height. */
