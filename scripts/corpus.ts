@@ -6,8 +6,14 @@
 // many faults of each kind the cards' own layout shows (test/helpers/typesetting-report.ts: the
 // kinds test/corpus.test.ts requires none of), and each fault.
 //
+// With --sweep it lays out instead every built-in theme at each size of the corpus
+// (corpusSizes: 440×586, 1080×1350, 1242×1660, 200×200) in autoSplit, the documents rotating
+// through them, and a few hrSplit and noSplit pairings at each size: READMEs at 200×200 too,
+// which test/corpus.test.ts leaves out.
+//
 //   npm run corpus                          docs/corpus.jpg
 //   npm run corpus -- --tiles out/          also keep every card as out/<n>-<document>-<theme>-<mode>-<card>.png
+//   npm run corpus -- --sweep --out sweep.jpg
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,7 +25,7 @@ import { splitModes } from '../src/cards/request/schema.js';
 import { loadCommandConfig } from '../src/config.js';
 import { projectRoot } from '../src/paths.js';
 import { renderGeometryWith } from '../test/helpers/card-geometry.js';
-import { corpusDocuments, corpusPinned } from '../test/helpers/corpus.js';
+import { corpusDocuments, corpusPinned, corpusSizes } from '../test/helpers/corpus.js';
 import { countByKind, typesettingFaults, type Fault } from '../test/helpers/typesetting-report.js';
 
 const { values: args } = parseArgs({
@@ -27,6 +33,7 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: path.join(projectRoot, 'docs', 'corpus.jpg') },
     tiles: { type: 'string' },
     columns: { type: 'string', default: '10' },
+    sweep: { type: 'boolean', default: false },
   },
 });
 const columns = Number(args.columns);
@@ -48,25 +55,50 @@ interface Job {
 const cards = createCards({ settings: { ...loadCommandConfig(), renderConcurrency: 1, renderCache: undefined }, log: pino({ level: 'warn' }) });
 const builtin = cards.themes.themes.filter((theme) => theme.builtin);
 const documents = corpusDocuments();
-const jobs: Job[] = [];
-for (const [d, document] of documents.entries()) {
-  for (const [m, splitMode] of splitModes.entries()) {
-    const theme = builtin[(d * splitModes.length + m) % builtin.length]!;
-    jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, body: { markdown: document.markdown, theme: theme.id, splitMode } });
+const jobs: Job[] = args.sweep ? sweepJobs() : corpusJobs();
+
+/** Each document in each split mode in a different theme, as test/corpus.test.ts; the pinned pairings; the hard sizes. */
+function corpusJobs(): Job[] {
+  const jobs: Job[] = [];
+  for (const [d, document] of documents.entries()) {
+    for (const [m, splitMode] of splitModes.entries()) {
+      const theme = builtin[(d * splitModes.length + m) % builtin.length]!;
+      jobs.push({ label: `${document.name} · ${theme.id} · ${splitMode}`, body: { markdown: document.markdown, theme: theme.id, splitMode } });
+    }
   }
+  // The pairings the rotation misses (corpusPinned), at their own sizes.
+  for (const { document: name, theme, splitMode, ...size } of corpusPinned) {
+    const { markdown } = documents.find((document) => document.name === name)!;
+    jobs.push({ label: `${name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown, theme, splitMode, ...size } });
+  }
+  // The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
+  const readme = documents[0]!.markdown;
+  const lruCache = documents.find((document) => document.name.startsWith('lru-cache'))!.markdown;
+  const excerpt = lruCache.slice(0, lruCache.lastIndexOf('\n\n', 900));
+  for (const theme of ['cyberpunk', 'notebook', 'japanese-magazine', 'social-purple', 'darktech', 'coil-notebook']) {
+    jobs.push({ label: `200×200 · ${theme}`, body: { markdown: excerpt, theme, width: 200, height: 200, splitMode: 'autoSplit' } });
+    jobs.push({ label: `1080×1440 fontScale 2.5 · ${theme}`, body: { markdown: readme, theme, width: 1080, height: 1440, fontScale: 2.5, overHiddenMode: true } });
+  }
+  return jobs;
 }
-// The pairings the rotation misses (corpusPinned), at their own sizes.
-for (const { document: name, theme, splitMode, ...size } of corpusPinned) {
-  const { markdown } = documents.find((document) => document.name === name)!;
-  jobs.push({ label: `${name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown, theme, splitMode, ...size } });
-}
-// The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
-const readme = documents[0]!.markdown;
-const lruCache = documents.find((document) => document.name.startsWith('lru-cache'))!.markdown;
-const excerpt = lruCache.slice(0, lruCache.lastIndexOf('\n\n', 900));
-for (const theme of ['cyberpunk', 'notebook', 'japanese-magazine', 'social-purple', 'darktech', 'coil-notebook']) {
-  jobs.push({ label: `200×200 · ${theme}`, body: { markdown: excerpt, theme, width: 200, height: 200, splitMode: 'autoSplit' } });
-  jobs.push({ label: `1080×1440 fontScale 2.5 · ${theme}`, body: { markdown: readme, theme, width: 1080, height: 1440, fontScale: 2.5, overHiddenMode: true } });
+
+/** Every theme at every corpus size in autoSplit, the documents rotating; three hrSplit and three noSplit pairings per size. */
+function sweepJobs(): Job[] {
+  const jobs: Job[] = [];
+  const at = (document: (typeof documents)[number], theme: string, size: { width: number; height: number }, splitMode: string) =>
+    jobs.push({ label: `${document.name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown: document.markdown, theme, splitMode, ...size } });
+  for (const [t, theme] of builtin.entries()) {
+    for (const [s, size] of corpusSizes.entries()) at(documents[(t * corpusSizes.length + s) % documents.length]!, theme.id, size, 'autoSplit');
+  }
+  for (const [s, size] of corpusSizes.entries()) {
+    for (const [m, splitMode] of ['hrSplit', 'noSplit'].entries()) {
+      for (let k = 0; k < 3; k++) {
+        const i = s * 6 + m * 3 + k;
+        at(documents[(i * 7 + 3) % documents.length]!, builtin[(i * 5 + 2) % builtin.length]!.id, size, splitMode);
+      }
+    }
+  }
+  return jobs;
 }
 
 
@@ -80,10 +112,17 @@ const started = Date.now();
 await cards.start();
 const tiles: Array<{ png: Buffer; height: number }> = [];
 const faults: Fault[] = [];
+const refused: string[] = [];
 try {
   for (const [n, job] of jobs.entries()) {
     const request = normalizeRequest({ scale: 1, format: 'png', ...job.body });
-    const { images } = await cards.render(request, AbortSignal.timeout(120_000));
+    const rendered = await cards.render(request, AbortSignal.timeout(120_000)).catch((error: Error) => error);
+    if (rendered instanceof Error) {
+      // A sweep may ask a size a document does not fit (more cards than a request may make).
+      refused.push(`${job.label}: ${rendered.message}`);
+      continue;
+    }
+    const { images } = rendered;
     const geometry = await renderGeometryWith(cards, { ...request, markdown: request.markdown }, { lines: true });
     faults.push(...typesettingFaults(geometry.cards, geometry.blocks, job.label, request.splitMode));
     for (const [i, image] of images.slice(0, cardsPerRequest).entries()) {
@@ -113,3 +152,4 @@ console.log(`${tiles.length} cards from ${jobs.length} requests → ${path.relat
 console.log('\nFaults by kind (test/helpers/typesetting-report.ts):');
 for (const [kind, count] of Object.entries(countByKind(faults))) console.log(`${String(count).padStart(5)}  ${kind}`);
 for (const fault of faults) console.log(`  ${fault.kind}: ${fault.message}`);
+if (refused.length > 0) console.log(`\nRefused (${refused.length}):\n${refused.map((line) => `  ${line}`).join('\n')}`);

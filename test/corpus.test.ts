@@ -63,7 +63,11 @@ describe('corpus', () => {
       for (const [m, splitMode] of splitModes.entries()) {
         // Themes and sizes rotate through the corpus at different periods, so they meet in many pairs.
         const theme = themes[(d * splitModes.length + m) % themes.length]!;
-        // A README of 6,000 characters makes more than 50 cards of 200×200: the texts take that size.
+        // The texts take 200×200, the READMEs not: there a card holds five to eight lines, and a
+        // heading, the sentence introducing a code block and the block's first lines are often more
+        // than a card, where the rules collide (README.md, "Split modes"). `npm run corpus --
+        // --sweep` lays every README out at that size too and counts what is left
+        // (docs/performance.md, "Pagination").
         const sizes = document.name.endsWith('README') ? corpusSizes.filter((candidate) => candidate.width >= 320) : corpusSizes;
         const size = sizes[(d + m) % sizes.length]!;
         used.add(theme.id);

@@ -116,6 +116,10 @@ describe('autoSplit break rules', () => {
     // But with a text of three lines, two of which fit under them, its last would stand alone at
     // the head of the next card: the title, filling most of its card, is a cover instead.
     assert.deepEqual(await starts(`${shorter}<h2 id="h">Article 1</h2>${paragraph('b', 3)}`), ['start', 'h2#h']);
+    // A title of one line alone would be a card of a single line (the Korean declaration at
+    // 200×200 in minimal): it keeps the article's first line under it instead.
+    const tallHeading = `<h2 id="h">${Array.from({ length: 8 }, (_, k) => `article${k}`).join('<br>')}</h2>`;
+    assert.deepEqual(await starts(`<h1 id="t">Title</h1>${tallHeading}${paragraph('b', 4)}`), ['start', 'p#b line 1']);
   });
 
   it('leaves no single first line of a paragraph alone at the foot of a card (orphan)', async () => {

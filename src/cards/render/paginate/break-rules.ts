@@ -9,7 +9,7 @@
 //
 // Penalties are in px of wasted room they are worth, against card-cost.ts's price of empty room.
 // `never` is a cost no layout pays unless every layout must.
-import { preformatted, px, styleOf } from './css.js';
+import { lineHeightOf, preformatted, px, styleOf } from './css.js';
 import { endsIntroduction, isCaptionLine, isImage, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 
@@ -141,7 +141,10 @@ const titleAlonePrice = never / 4;
  */
 function titleMakesCover(pieces: Piece[], i: number, available: number): boolean {
   if (!pieces.slice(0, i).every((piece) => piece.heading)) return false;
-  if (pieces[i - 1]!.bottom - pieces[0]!.top >= underfilled * available) return true;
+  const title = pieces[i - 1]!.bottom - pieces[0]!.top;
+  // A title of one line alone would be a card of a single line, which no card may be.
+  if (title < 1.5 * lineHeightOf(pieces[0]!.el)) return false;
+  if (title >= underfilled * available) return true;
   let text = i;
   while (text < pieces.length - 1 && pieces[text]!.heading) text++;
   const first = pieces[text]!;
