@@ -99,9 +99,15 @@ function tooTallToKeep(pieces: Piece[], i: number, available: number): boolean {
   }
   const after = pieces[next]!;
   if (after.kind !== 'line' || isImage(after)) return false;
-  const second = isLabel(before) ? undefined : pieces[next + 1];
-  const lastKept = second && second.kind === 'line' && second.run === after.run ? second : after;
+  const lastKept = isLabel(before) ? after : secondLineFrom(pieces, next);
   return lastKept.bottom - pieces[first]!.top > available;
+}
+
+/** The second line of the run piece j begins (the widow rule's two lines), or piece j when it has none after it. */
+function secondLineFrom(pieces: Piece[], j: number): Piece {
+  const first = pieces[j]!;
+  const second = pieces[j + 1];
+  return first.kind === 'line' && second?.kind === 'line' && second.run === first.run ? second : first;
 }
 
 /** The price of ending a card with a heading or introduction too tall to keep with what follows, below a widow's. */
@@ -140,17 +146,15 @@ const titleAlonePrice = never / 4;
  * hold the title, the headings after it and two lines of the text under them.
  */
 function titleMakesCover(pieces: Piece[], i: number, available: number): boolean {
-  if (!pieces.slice(0, i).every((piece) => piece.heading)) return false;
+  // The first piece that is not a heading: the text, after the title and the headings over it
+  // (the last piece, in a document of headings alone).
+  const firstText = pieces.findIndex((piece) => !piece.heading);
+  const text = firstText === -1 ? pieces.length - 1 : firstText;
+  if (text < i) return false;
   const title = pieces[i - 1]!.bottom - pieces[0]!.top;
   // A title of one line alone would be a card of a single line, which no card may be.
   if (title < 1.5 * lineHeightOf(pieces[0]!.el)) return false;
-  if (title >= underfilled * available) return true;
-  let text = i;
-  while (text < pieces.length - 1 && pieces[text]!.heading) text++;
-  const first = pieces[text]!;
-  const second = pieces[text + 1];
-  const lastKept = first.kind === 'line' && second?.kind === 'line' && second.run === first.run ? second : first;
-  return lastKept.bottom - pieces[0]!.top > available;
+  return title >= underfilled * available || secondLineFrom(pieces, text).bottom - pieces[0]!.top > available;
 }
 
 /**
