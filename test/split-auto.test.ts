@@ -7,6 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { decodePng, differingFraction, download, pixel, type DecodedPng } from './helpers/images.js';
 import { checkRequest } from '../src/cards/request/check.js';
+import { layoutFontScale } from '../src/cards/request/resolve.js';
 import { startService, type RunningService } from './helpers/service.js';
 import { assertWellSplit, pngDataUri, splitLayout, splitLayoutIn } from './helpers/split-layout.js';
 import { renderWithGeometry } from './helpers/card-geometry.js';
@@ -67,6 +68,42 @@ describe('autoSplit', () => {
     const { cards, blocks } = await renderWithGeometry(service, { markdown: pino.markdown, theme: 'fairytale', splitMode: 'autoSplit', width: 200, height: 200, scale: 1 }, { lines: true, capture: false });
     const faults = typesettingFaults(cards, blocks, 'fairytale', 'autoSplit');
     assert.deepEqual(faults.filter((fault) => fault.kind === 'empty frame' || fault.kind === 'card of one line').map((fault) => fault.message), []);
+  });
+
+  it("squeezes the margins between blocks, by a third at most, rather than leave a heading at a card's foot at 200×200 (ioredis's and pino's READMEs)", async () => {
+    // A 200×200 card holds five or six lines. ioredis's "Quick Start", its "Install" and the one
+    // line of code under them were a few px more than a dreamy card, pino's "Essentials",
+    // "Development Formatting" and a line of text more than a pop-art one: the first heading stood
+    // alone at the foot of the card before.
+    const readme = (name: string) => corpusDocuments().find((document) => document.name === name)!.markdown;
+    for (const [name, theme] of [
+      ['ioredis README', 'dreamy'],
+      ['pino README', 'pop-art'],
+    ] as const) {
+      const { cards, blocks } = await renderWithGeometry(service, { markdown: readme(name), theme, splitMode: 'autoSplit', width: 200, height: 200, scale: 1 }, { lines: true, capture: false });
+      const faults = typesettingFaults(cards, blocks, theme, 'autoSplit');
+      assert.deepEqual(faults.filter((fault) => fault.kind === 'heading last on a card').map((fault) => fault.message), [], name);
+    }
+    // Each squeezed margin against the theme's own, read with the squeeze taken off.
+    const margins = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
+      const size = { width: 200, height: 200, scale: 1, fontScale: layoutFontScale({ width: 200, height: 200, fontScale: 1 }) };
+      await splitLayoutIn(page, service, { markdown: readme('ioredis README'), splitMode: 'autoSplit', theme: 'dreamy', ...size });
+      return page.evaluate<{ squeezed: number; own: number }[]>(`(() => {
+        const out = [];
+        for (const el of document.querySelectorAll('#cards .card-content-inner [style*="margin"]')) {
+          for (const side of ['margin-top', 'margin-bottom']) {
+            const squeezed = el.style.getPropertyValue(side);
+            if (!squeezed) continue;
+            el.style.removeProperty(side);
+            out.push({ squeezed: parseFloat(squeezed), own: parseFloat(getComputedStyle(el).getPropertyValue(side)) });
+            el.style.setProperty(side, squeezed, 'important');
+          }
+        }
+        return out;
+      })()`);
+    });
+    assert.ok(margins.length > 0, 'some card is squeezed');
+    for (const { squeezed, own } of margins) assert.ok(squeezed < own && squeezed >= (own * 2) / 3 - 0.01, `a margin of ${own} px squeezed to ${squeezed} px`);
   });
 
   it("never shrinks a list drawn as tiles: one column on a narrow card, and one column when a tile is taller than a card (prom-client's README)", async () => {

@@ -15,6 +15,8 @@ export interface SplitRequest {
   width?: number;
   height?: number;
   scale?: number;
+  /** The fontScale the layout is made at (the service lowers it below 320 px, resolve.ts); 1 unless given. */
+  fontScale?: number;
   theme?: string;
   themeMode?: string;
 }
@@ -34,6 +36,7 @@ export async function splitLayoutIn(page: RenderPage, service: RunningService, r
       width: request.width ?? 440,
       height: request.height ?? 586,
       scale: request.scale ?? 2,
+      fontScale: request.fontScale,
       splitMode: request.splitMode,
       overHiddenMode: request.overHiddenMode ?? false,
       contentHtml: html,

@@ -23,11 +23,16 @@
 //   over the cards after still outweighed it (change-case's method table, tables.test).
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
+// - A card that fits only with the margins between its blocks squeezed (squeeze.ts) pays
+//   `squeezePrice`: a card's height, as much as a block cut short and more than the room one more
+//   line saves on a card more than half full, far less than any rule. So margins give way to keep
+//   a rule or to spare a card left half empty, not to hold a line more.
 import { blockEnds, keepsWithNext, never, underfilled, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
 import { isCaptionLine, isHashtagLine, isTextLine, isTrailingTagLine, visualLines } from './piece-kinds.js';
 import type { Piece } from './pieces.js';
 import type { Section } from './sections.js';
+import type { SqueezeRoom } from './squeeze.js';
 
 /** One way to end a card that begins at a given piece. */
 export interface CardOption {
@@ -36,6 +41,8 @@ export interface CardOption {
   cost: number;
   /** The card's last content, scaled down to the room left. */
   scaled?: ScaledTail;
+  /** The px its margins may give back (squeeze.ts), when it fits only squeezed. */
+  squeeze?: number;
 }
 
 const emptinessWeight = 10;
@@ -51,6 +58,9 @@ const needlessSplitPrice = 1;
  * card before its chart (break-rules.ts, a quarter of `never`).
  */
 const closingLinePrice = never / 8;
+
+/** The price of a card that fits only with its margins squeezed, per px of a card's content height. */
+const squeezePrice = 1;
 
 /** How far past a card's height content may reach when its tail is scaled down to fit. */
 const scaledReach = 1.25;
@@ -74,6 +84,7 @@ export class CardCosts {
     private readonly available: number,
     /** The penalty of candidate c, including rules only applied to candidates actually weighed. */
     private readonly penaltyOf: (c: number) => number,
+    private readonly squeezeRoom: SqueezeRoom,
   ) {
     this.tails = tailsOf(pieces);
     this.singleLines = pieces.map((piece) => isTextLine(piece) && visualLines(piece) === 1);
@@ -121,7 +132,7 @@ export class CardCosts {
    */
   options(section: Section, s: number, last: number): CardOption[] {
     const { pieces, available } = this;
-    const fitting: { end: number; height: number; scaled?: ScaledTail }[] = [];
+    const fitting: { end: number; height: number; scaled?: ScaledTail; squeeze?: number }[] = [];
     // The latest end that fits and leaves no heading, label or introduction at the card's foot.
     let fullest = s;
     for (let c = s + 1; c <= last; c++) {
@@ -130,14 +141,17 @@ export class CardCosts {
       if (c < section.to && pieces[c - 1]!.rule) continue;
       let height = this.heightOf(section, s, c);
       let scaled: ScaledTail | undefined;
+      let squeeze: number | undefined;
       if (height > available + 0.5) {
         const tail = this.tails[c - 1];
         const scale = tail && tail.first >= s ? scaleToGiveBack(tail, height - available) : undefined;
+        const room = this.squeezeRoom.of(s, c);
         if (scale !== undefined) scaled = { tail: tail!, scale };
+        else if (height - room <= available + 0.5) squeeze = room;
         else if (!this.mayOverflow(s, c)) continue;
         height = available;
       }
-      fitting.push({ end: c, height, scaled });
+      fitting.push({ end: c, height, scaled, squeeze });
       if (c === section.to || !this.costs.keep[c]) fullest = c;
     }
     // The ends a card from s may have without scaling anything down: where a block cut short could end instead.
@@ -147,7 +161,7 @@ export class CardCosts {
     // A line and only the hashtags under it: a closing line and its tags.
     let tagsAfterFirst = true;
     let next = s;
-    return fitting.map(({ end, height, scaled }) => {
+    return fitting.map(({ end, height, scaled, squeeze }) => {
       for (; next < end; next++) {
         onlyHashtags &&= this.hashtags[next]!;
         onlyCaption &&= this.captions[next]!;
@@ -161,7 +175,8 @@ export class CardCosts {
       const blockEnd = this.blockEnds[end];
       if (end < section.to && blockEnd !== undefined && wholeEnds.has(Math.min(blockEnd, section.to))) cost += needlessSplitPrice * available;
       if (scaled) cost += 2 * (1 - scaled.scale) * available;
-      return { end, cost, scaled };
+      if (squeeze !== undefined) cost += squeezePrice * available;
+      return { end, cost, scaled, squeeze };
     });
   }
 }

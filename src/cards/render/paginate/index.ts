@@ -21,6 +21,7 @@ import { SectionPlan } from './optimal-breaks.js';
 import { PieceReader, type Piece } from './pieces.js';
 import { sectionsOf } from './sections.js';
 import { sliceTallDiagrams } from './slice-diagrams.js';
+import { SqueezeRoom, squeezeCard } from './squeeze.js';
 import { stackTallGridLists } from './tall-grid-lists.js';
 import { unwrapTallCodeLines } from './tall-code-lines.js';
 import type { PaginationInput, PaginationResult } from './types.js';
@@ -80,7 +81,7 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
   const costs = breakCosts(pieces, available);
   const points = new BreakPoints(inner, pieces);
   const codeWraps = new CodeWrapRule(pieces, points);
-  const cardCosts = new CardCosts(pieces, costs, available, (c) => codeWraps.penalty(c, costs.penalty[c]!));
+  const cardCosts = new CardCosts(pieces, costs, available, (c) => codeWraps.penalty(c, costs.penalty[c]!), new SqueezeRoom(pieces, inner));
   const assembler = new CardAssembler(inner, frame.template, root);
 
   const cards: HTMLElement[] = [];
@@ -104,7 +105,11 @@ export async function buildCards(input: PaginationInput): Promise<BuiltCards> {
         const startPoint: Point = s === section.from ? section.start : points.before(s);
         for (;;) {
           const card = assembler.build(startPoint, option.end === section.to ? section.end : points.before(option.end), option.scaled);
-          const overflow = await overflowOf(card);
+          let overflow = await overflowOf(card);
+          if (overflow > 0.5 && option.squeeze !== undefined) {
+            squeezeCard(card, overflow + 0.5, option.squeeze);
+            overflow = await overflowOf(card);
+          }
           if (overflow <= 0.5 || cardCosts.mayOverflow(s, option.end)) {
             cards.push(card);
             starts.push({ piece: s, sectionStart: s === section.from });
