@@ -8,8 +8,8 @@
 //
 // With --sweep it lays out instead every built-in theme at each size of the corpus
 // (corpusSizes: 440×586, 1080×1350, 1242×1660, 200×200) in autoSplit, the documents rotating
-// through them, and a few hrSplit and noSplit pairings at each size: READMEs at 200×200 too,
-// which test/corpus.test.ts leaves out.
+// through them, and a few hrSplit and noSplit pairings at each size: READMEs at 200×200 in many
+// themes, where test/corpus.test.ts lays each out in one.
 //
 //   npm run corpus                          docs/corpus.jpg
 //   npm run corpus -- --tiles out/          also keep every card as out/<n>-<document>-<theme>-<mode>-<card>.png
