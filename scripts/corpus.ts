@@ -9,11 +9,13 @@
 // With --sweep it lays out instead every built-in theme at each size of the corpus
 // (corpusSizes: 440×586, 1080×1350, 1242×1660, 200×200) in autoSplit, the documents rotating
 // through them, and a few hrSplit and noSplit pairings at each size: READMEs at 200×200 in many
-// themes, where test/corpus.test.ts lays each out in one.
+// themes, where test/corpus.test.ts lays each out in one. With --smallest, every README in every
+// built-in theme at 200×200 in autoSplit, the size where the break rules collide most.
 //
 //   npm run corpus                          docs/corpus.jpg
 //   npm run corpus -- --tiles out/          also keep every card as out/<n>-<document>-<theme>-<mode>-<card>.png
 //   npm run corpus -- --sweep --out sweep.jpg
+//   npm run corpus -- --smallest --out smallest.jpg
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({
     tiles: { type: 'string' },
     columns: { type: 'string', default: '10' },
     sweep: { type: 'boolean', default: false },
+    smallest: { type: 'boolean', default: false },
   },
 });
 const columns = Number(args.columns);
@@ -55,7 +58,7 @@ interface Job {
 const cards = createCards({ settings: { ...loadCommandConfig(), renderConcurrency: 1, renderCache: undefined }, log: pino({ level: 'warn' }) });
 const builtin = cards.themes.themes.filter((theme) => theme.builtin);
 const documents = corpusDocuments();
-const jobs: Job[] = args.sweep ? sweepJobs() : corpusJobs();
+const jobs: Job[] = args.sweep ? sweepJobs() : args.smallest ? smallestJobs() : corpusJobs();
 
 /** Each document in each split mode in a different theme, as test/corpus.test.ts; the pinned pairings; the hard sizes. */
 function corpusJobs(): Job[] {
@@ -101,6 +104,14 @@ function sweepJobs(): Job[] {
   return jobs;
 }
 
+/** Every README in every built-in theme at 200×200, in autoSplit. */
+function smallestJobs(): Job[] {
+  return documents
+    .filter((document) => document.name.endsWith('README'))
+    .flatMap((document) =>
+      builtin.map((theme) => ({ label: `${document.name} · ${theme.id} · autoSplit · 200×200`, body: { markdown: document.markdown, theme: theme.id, splitMode: 'autoSplit', width: 200, height: 200 } })),
+    );
+}
 
 async function label(text: string): Promise<Buffer> {
   const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;');

@@ -72,12 +72,12 @@ describe('autoSplit', () => {
 
   it("squeezes the margins between blocks, by a third at most, rather than leave a heading at a card's foot at 200×200 (ioredis's and pino's READMEs)", async () => {
     // A 200×200 card holds five or six lines. ioredis's "Quick Start", its "Install" and the one
-    // line of code under them were a few px more than a dreamy card, pino's "Essentials",
+    // line of code under them were a few px more than a meadow-dawn card, pino's "Essentials",
     // "Development Formatting" and a line of text more than a pop-art one: the first heading stood
     // alone at the foot of the card before.
     const readme = (name: string) => corpusDocuments().find((document) => document.name === name)!.markdown;
     for (const [name, theme] of [
-      ['ioredis README', 'dreamy'],
+      ['ioredis README', 'meadow-dawn'],
       ['pino README', 'pop-art'],
     ] as const) {
       const { cards, blocks } = await renderWithGeometry(service, { markdown: readme(name), theme, splitMode: 'autoSplit', width: 200, height: 200, scale: 1 }, { lines: true, capture: false });
@@ -87,7 +87,7 @@ describe('autoSplit', () => {
     // Each squeezed margin against the theme's own, read with the squeeze taken off.
     const margins = await service.app.cards.renderer.run(AbortSignal.timeout(30_000), async (page) => {
       const size = { width: 200, height: 200, scale: 1, fontScale: layoutFontScale({ width: 200, height: 200, fontScale: 1 }) };
-      await splitLayoutIn(page, service, { markdown: readme('ioredis README'), splitMode: 'autoSplit', theme: 'dreamy', ...size });
+      await splitLayoutIn(page, service, { markdown: readme('ioredis README'), splitMode: 'autoSplit', theme: 'meadow-dawn', ...size });
       return page.evaluate<{ squeezed: number; own: number }[]>(`(() => {
         const out = [];
         for (const el of document.querySelectorAll('#cards .card-content-inner [style*="margin"]')) {

@@ -48,6 +48,8 @@ export interface CardGeometry {
   smallText: string[];
   /** The card shows an image, a diagram or a formula (something besides lines of text). */
   hasPicture: boolean;
+  /** It shows one outside its headings (a heading's logo or badge is part of the heading). */
+  pictureOutsideHeadings: boolean;
   /**
    * The block the card begins by continuing from the card before (its innermost element marked
    * split-continued: a list, a paragraph, a quote, a code block), with the height of its rest here.
@@ -159,6 +161,16 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
   probeStyle.textContent = '#cards *::before, #cards *::after { pointer-events: auto !important; }';
   document.head.appendChild(probeStyle);
   const rect = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+  // The box of the nearest element that cuts its text with an ellipsis, if any (text-overflow is not inherited).
+  const ellipsisBoxes = new Map<Element, DOMRect | undefined>();
+  const ellipsisBoxOf = (el: Element): DOMRect | undefined => {
+    if (!ellipsisBoxes.has(el)) {
+      const cs = getComputedStyle(el);
+      const cuts = cs.textOverflow === 'ellipsis' && cs.overflowX !== 'visible';
+      ellipsisBoxes.set(el, cuts ? el.getBoundingClientRect() : el.parentElement && !el.classList.contains('card') ? ellipsisBoxOf(el.parentElement) : undefined);
+    }
+    return ellipsisBoxes.get(el);
+  };
   const px = (value: string) => parseFloat(value) || 0;
   /** The CSS zoom an element is drawn at, its ancestors' included (Chromium 128 and later). */
   const cssZoom = (el: Element) => (el as Element & { currentCSSZoom?: number }).currentCSSZoom ?? 1;
@@ -209,7 +221,12 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
       const parent = node.parentElement!;
       const size = (px(getComputedStyle(parent).fontSize) * drawnScale(parent, card) * cssZoom(parent)) / cssZoom(card);
       if (size < smallestTextPx - 0.5 && !node.parentElement!.closest('.katex')) smallText.push(`"${node.data.trim().slice(0, 30)}" at ${size.toFixed(1)} px`);
-      for (const r of Array.from(range.getClientRects())) if (r.width > 0 && r.height > 0) lines.push({ ...rect(r), text: node.data.slice(0, 30), heading });
+      // Text that ends in an ellipsis (a missing image's alt text in its chip) is drawn only within its box.
+      const clip = ellipsisBoxOf(parent);
+      for (const r of Array.from(range.getClientRects())) {
+        const drawn = clip ? { left: Math.max(r.left, clip.left), right: Math.min(r.right, clip.right), top: r.top, bottom: r.bottom } : rect(r);
+        if (drawn.right - drawn.left > 0 && r.height > 0) lines.push({ ...drawn, text: node.data.slice(0, 30), heading });
+      }
       const cell = node.parentElement!.closest('td, th');
       if (!cell) continue;
       for (const match of node.data.matchAll(wordPattern)) {
@@ -266,6 +283,7 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
       brokenWords,
       smallText,
       hasPicture: card.querySelector('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)') !== null,
+      pictureOutsideHeadings: Array.from(card.querySelectorAll('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)')).some((picture) => picture.closest('h1, h2, h3, h4, h5, h6') === null),
       continuedBlock: (() => {
         // Blocks only: an inline element (a code block's <code>) measures one line box, not the rest.
         const blocks = Array.from(card.querySelectorAll('.card-content-inner .split-continued')).filter((el) => !getComputedStyle(el).display.startsWith('inline'));

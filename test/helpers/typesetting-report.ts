@@ -66,8 +66,9 @@ export function typesettingFaults(cards: CardGeometry[], blocks: BlockLines[], l
     const rows = new Set(card.lines.map((line) => Math.round(line.top)));
     if (split && cards.length > 1 && rows.size <= 1 && !card.hasPicture) add('card of one line', `${where} holds only "${card.lines[0]?.text ?? ''}"`);
     const onCard = blocks.filter((candidate) => candidate.card === index);
-    // A card of headings alone is a title card (a long title at 200×200 fills one), not a heading left behind.
-    const titleCard = onCard.every((block) => isHeading(block)) && !card.hasPicture;
+    // A card of headings alone is a title card (a long title at 200×200 fills one, or a title with its
+    // logo or badge), not a heading left behind.
+    const titleCard = onCard.every((block) => isHeading(block)) && !card.pictureOutsideHeadings;
     for (const block of onCard) {
       const text = JSON.stringify(block.text.trim().slice(0, 30));
       if (split && !last && block.lastOnCard && !block.continues) {
