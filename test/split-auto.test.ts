@@ -106,6 +106,21 @@ describe('autoSplit', () => {
     for (const { squeezed, own } of margins) assert.ok(squeezed < own && squeezed >= (own * 2) / 3 - 0.01, `a margin of ${own} px squeezed to ${squeezed} px`);
   });
 
+  it("keeps the rest of a list or code block on its card where it fits, at 200×200 too (prom-client's and pino's READMEs)", async () => {
+    // A card there holds five or six lines, so a block cut two lines short left a card a third
+    // empty, and the square of the empty room made filling the next card with those two lines look
+    // cheaper than the cut: prom-client's code in business, pino's list of links in glassmorphism.
+    for (const [name, theme] of [
+      ['prom-client README', 'business'],
+      ['pino README', 'glassmorphism'],
+    ] as const) {
+      const { markdown } = corpusDocuments().find((document) => document.name === name)!;
+      const { cards, blocks } = await renderWithGeometry(service, { markdown, theme, splitMode: 'autoSplit', width: 200, height: 200, scale: 1 }, { lines: true, capture: false });
+      const faults = typesettingFaults(cards, blocks, theme, 'autoSplit');
+      assert.deepEqual(faults.filter((fault) => fault.kind === 'block cut though its rest fits').map((fault) => fault.message), [], name);
+    }
+  });
+
   it("never shrinks a list drawn as tiles: one column on a narrow card, and one column when a tile is taller than a card (prom-client's README)", async () => {
     // prom-client's README lists collectDefaultMetrics' options, each a line or three of text and
     // code. glassmorphism draws a list as two tiles a row; at 200×200 a tile was a few words wide and

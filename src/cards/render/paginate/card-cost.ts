@@ -16,17 +16,19 @@
 //   that could have moved up would leave a heading at a card's foot or strand a line or the
 //   hashtags on a card of their own.
 // - A card that ends inside a list, paragraph, quote, table or code block when the rest of that
-//   block would fit on it too (and may end it): a card's height. A reader sees the block go on to
-//   the next card under room it could have taken, as after a list of links cut two items short.
+//   block would fit on it too (and may end it): two cards' height. A reader sees the block go on
+//   to the next card under room it could have taken, as after a list of links cut two items short.
 //   Without it, the square of the empty room could prefer two cards two-thirds and nine-tenths
 //   full to a full one and one three-quarters full; at half a card's height, spreading the room
-//   over the cards after still outweighed it (change-case's method table, tables.test).
+//   over the cards after still outweighed it (change-case's method table, tables.test), and at
+//   one card's height it still did at 200×200, where a card holds five or six lines (a paragraph's
+//   last two lines moved on to fill the next card: 22 layouts of `npm run corpus -- --smallest`).
 // - A card whose last diagram, image or table is scaled down to the room left (fit-to-room.ts) pays
 //   twice the fraction it gives up, so content is scaled only to save a good deal of empty room.
 // - A card that fits only with the margins between its blocks squeezed (squeeze.ts) pays
-//   `squeezePrice`: a card's height, as much as a block cut short and more than the room one more
-//   line saves on a card more than half full, far less than any rule. So margins give way to keep
-//   a rule or to spare a card left half empty, not to hold a line more.
+//   `squeezePrice`: a card's height, half a block cut short and more than the room one more line
+//   saves on a card more than half full, far less than any rule. So margins give way to keep a
+//   rule or to spare a card left half empty, not to hold a line more.
 import { blockEnds, keepsWithNext, never, underfilled, type BreakCosts } from './break-rules.js';
 import { scaleToGiveBack, tailsOf, type ScaledTail, type Tail } from './fit-to-room.js';
 import { isCaptionLine, isHashtagLine, isTextLine, isTrailingTagLine, visualLines } from './piece-kinds.js';
@@ -50,7 +52,7 @@ const emptinessWeight = 10;
 const underfilledPrice = 10;
 
 /** The price of ending a card inside a block whose rest fits on it, per px of a card's content height. */
-const needlessSplitPrice = 1;
+const needlessSplitPrice = 2;
 
 /**
  * A card holding one line of text and the hashtags that wrapped under it (a note's closing line):
