@@ -13,6 +13,8 @@ import { checkRequest } from '../src/cards/request/check.js';
 import { layoutFontScale } from '../src/cards/request/resolve.js';
 import { projectRoot } from '../src/paths.js';
 import { startService, type RunningService } from './helpers/service.js';
+import { corpusDocuments } from './helpers/corpus.js';
+import { splitLayoutIn } from './helpers/split-layout.js';
 
 const markdown = '# Title of the card\n\nA short paragraph of body text that wraps over a few lines.\n\n> A quote to close.';
 
@@ -95,6 +97,35 @@ describe('card sizes', () => {
       assert.ok(cards[0]!.lines.some((line) => line.heading && line.text.includes('贡献者')), `${theme.id}: the heading's word is drawn`);
     }
     assert.deepEqual(problems, []);
+  });
+
+  it("keeps notebook's text on its ruled lines at 200×200, where other themes' headings shrink", async () => {
+    // Narrow cards draw headings at 90 % (_base.css); in notebook that lifted every line under a
+    // heading off the ruled lines by a tenth of the heading's height. The bottom of every line of
+    // the document's paragraphs lies the same distance above a rule: one residue modulo the 28-px line.
+    // The declaration in traditional Chinese and in Arabic: headings over paragraphs, as on paper.
+    for (const { markdown } of corpusDocuments().filter((document) => document.name === 'zh-hant' || document.name === 'ar')) {
+      const bottoms = await service.app.cards.renderer.run(AbortSignal.timeout(60_000), async (page) => {
+        const size = { width: 200, height: 200, scale: 1, fontScale: layoutFontScale({ width: 200, height: 200, fontScale: 1 }) };
+        await splitLayoutIn(page, service, { markdown, splitMode: 'autoSplit', theme: 'notebook', ...size });
+        return page.evaluate<number[]>(`(() => {
+          const bottoms = [];
+          const range = document.createRange();
+          for (const card of document.querySelectorAll('#cards > .card')) {
+            const top = card.querySelector('.card-content-inner').getBoundingClientRect().top;
+            // The document's own paragraphs (a quote is a sticky note on the page, not on its lines).
+            for (const paragraph of card.querySelectorAll('.card-content-inner > p')) {
+              range.selectNodeContents(paragraph);
+              for (const line of range.getClientRects()) bottoms.push(line.bottom - top);
+            }
+          }
+          return bottoms;
+        })()`);
+      });
+      assert.ok(bottoms.length >= 6, 'lines measured');
+      const residues = bottoms.map((bottom) => ((bottom % 28) + 28) % 28);
+      assert.ok(Math.max(...residues) - Math.min(...residues) < 1, `line bottoms modulo the ruled line: ${residues.map((r) => r.toFixed(1)).join(', ')}`);
+    }
   });
 
   it('lays a card smaller than 320×320 out as a 320×320 card drawn smaller: the same cards, the same text on each, none empty', async () => {

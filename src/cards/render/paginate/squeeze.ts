@@ -5,8 +5,8 @@
 // spacing, padding and pictures keep their size. card-cost.ts prices a squeezed card so that a
 // card is squeezed to keep a rule or to spare a card left half empty, not to hold a line more.
 //
-// A theme whose text sits on a ruled grid turns it off with `--card-squeeze: off` on its card
-// (notebook.css): a shrunk margin would lift the text off its lines.
+// A theme whose text sits on ruled lines says so with `--ruled-lines: on` on its card (notebook.css):
+// a shrunk margin would lift the text off its lines, so its cards are never squeezed.
 import { px, styleOf } from './css.js';
 import type { Piece } from './pieces.js';
 
@@ -36,7 +36,7 @@ export class SqueezeRoom {
   private readonly sums: number[] = [0];
 
   constructor(pieces: Piece[], inner: Element) {
-    const off = styleOf(inner).getPropertyValue('--card-squeeze').trim() === 'off';
+    const off = styleOf(inner).getPropertyValue('--ruled-lines').trim() === 'on';
     for (let j = 1; j < pieces.length; j++) this.sums[j] = this.sums[j - 1]! + (off ? 0 : marginBetween(pieces[j - 1]!, pieces[j]!));
   }
 
