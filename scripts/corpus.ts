@@ -60,6 +60,11 @@ const builtin = cards.themes.themes.filter((theme) => theme.builtin);
 const documents = corpusDocuments();
 const jobs: Job[] = args.sweep ? sweepJobs() : args.smallest ? smallestJobs() : corpusJobs();
 
+/** A document in a theme and split mode at a size of its own, labelled with all four. */
+function sizedJob(document: { name: string; markdown: string }, theme: string, splitMode: string, size: { width: number; height: number }): Job {
+  return { label: `${document.name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown: document.markdown, theme, splitMode, ...size } };
+}
+
 /** Each document in each split mode in a different theme, as test/corpus.test.ts; the pinned pairings; the hard sizes. */
 function corpusJobs(): Job[] {
   const jobs: Job[] = [];
@@ -71,8 +76,7 @@ function corpusJobs(): Job[] {
   }
   // The pairings the rotation misses (corpusPinned), at their own sizes.
   for (const { document: name, theme, splitMode, ...size } of corpusPinned) {
-    const { markdown } = documents.find((document) => document.name === name)!;
-    jobs.push({ label: `${name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown, theme, splitMode, ...size } });
+    jobs.push(sizedJob(documents.find((document) => document.name === name)!, theme, splitMode, size));
   }
   // The sizes that are hard on decorations, in a few themes, and overHiddenMode's last whole line.
   const readme = documents[0]!.markdown;
@@ -88,16 +92,14 @@ function corpusJobs(): Job[] {
 /** Every theme at every corpus size in autoSplit, the documents rotating; three hrSplit and three noSplit pairings per size. */
 function sweepJobs(): Job[] {
   const jobs: Job[] = [];
-  const at = (document: (typeof documents)[number], theme: string, size: { width: number; height: number }, splitMode: string) =>
-    jobs.push({ label: `${document.name} · ${theme} · ${splitMode} · ${size.width}×${size.height}`, body: { markdown: document.markdown, theme, splitMode, ...size } });
   for (const [t, theme] of builtin.entries()) {
-    for (const [s, size] of corpusSizes.entries()) at(documents[(t * corpusSizes.length + s) % documents.length]!, theme.id, size, 'autoSplit');
+    for (const [s, size] of corpusSizes.entries()) jobs.push(sizedJob(documents[(t * corpusSizes.length + s) % documents.length]!, theme.id, 'autoSplit', size));
   }
   for (const [s, size] of corpusSizes.entries()) {
     for (const [m, splitMode] of ['hrSplit', 'noSplit'].entries()) {
       for (let k = 0; k < 3; k++) {
         const i = s * 6 + m * 3 + k;
-        at(documents[(i * 7 + 3) % documents.length]!, builtin[(i * 5 + 2) % builtin.length]!.id, size, splitMode);
+        jobs.push(sizedJob(documents[(i * 7 + 3) % documents.length]!, builtin[(i * 5 + 2) % builtin.length]!.id, splitMode, size));
       }
     }
   }
@@ -106,11 +108,8 @@ function sweepJobs(): Job[] {
 
 /** Every README in every built-in theme at 200×200, in autoSplit. */
 function smallestJobs(): Job[] {
-  return documents
-    .filter((document) => document.name.endsWith('README'))
-    .flatMap((document) =>
-      builtin.map((theme) => ({ label: `${document.name} · ${theme.id} · autoSplit · 200×200`, body: { markdown: document.markdown, theme: theme.id, splitMode: 'autoSplit', width: 200, height: 200 } })),
-    );
+  const readmes = documents.filter((document) => document.name.endsWith('README'));
+  return readmes.flatMap((document) => builtin.map((theme) => sizedJob(document, theme.id, 'autoSplit', { width: 200, height: 200 })));
 }
 
 async function label(text: string): Promise<Buffer> {

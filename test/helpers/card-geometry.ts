@@ -260,6 +260,7 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
         }
         return { ...d, soft, covers, wrapped, label };
       });
+    const pictures = Array.from(card.querySelectorAll('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)'));
     return {
       decorations: cardDecorations,
       card: rect(card.getBoundingClientRect()),
@@ -282,8 +283,8 @@ function inPage(decorations: PseudoElementBox[], smallestTextPx: number): CardGe
       lines,
       brokenWords,
       smallText,
-      hasPicture: card.querySelector('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)') !== null,
-      pictureOutsideHeadings: Array.from(card.querySelectorAll('.card-content-inner :is(img, svg, canvas, .katex-display, .image-placeholder)')).some((picture) => picture.closest('h1, h2, h3, h4, h5, h6') === null),
+      hasPicture: pictures.length > 0,
+      pictureOutsideHeadings: pictures.some((picture) => picture.closest('h1, h2, h3, h4, h5, h6') === null),
       continuedBlock: (() => {
         // Blocks only: an inline element (a code block's <code>) measures one line box, not the rest.
         const blocks = Array.from(card.querySelectorAll('.card-content-inner .split-continued')).filter((el) => !getComputedStyle(el).display.startsWith('inline'));

@@ -35,8 +35,8 @@ export const corpusPinned = [{ document: 'pino README', theme: 'minimal', splitM
  * Where break rules collide (README.md, "Split modes"): at 200×200 a README's heading, the sentence
  * introducing a code block and the block's first lines can be more than a card, so one rule gives
  * way to another. The corpus test lays every README out at that size too and requires none of the
- * other faults there; `npm run corpus -- --sweep` counts these (docs/performance.md, "What is left
- * at 200×200").
+ * other faults there; `npm run corpus -- --smallest` counts these in every theme (docs/performance.md,
+ * "What is left at 200×200").
  */
 export const collisionKinds: readonly FaultKind[] = [
   'paragraph leaves one line on a card',
