@@ -37,8 +37,21 @@ interface TraceEvent {
 }
 
 /** Chromium's own time per trace event name (complete events, in ms), busiest first. */
-function traceTotals(trace: Buffer): Array<[string, number]> {
-  const { traceEvents } = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] };
+/** Records Chromium's trace of `categories` over `steps` (the Tracing domain, events reported as they come). */
+async function traced(browser: BrowserInstance, categories: string[], steps: () => Promise<void>): Promise<TraceEvent[]> {
+  const { root } = browser.connection;
+  const traceEvents: TraceEvent[] = [];
+  const offData = root.on('Tracing.dataCollected', ({ value }) => traceEvents.push(...(value as unknown as TraceEvent[])));
+  await root.send('Tracing.start', { traceConfig: { includedCategories: categories }, transferMode: 'ReportEvents' });
+  await steps();
+  const complete = root.once('Tracing.tracingComplete');
+  await root.send('Tracing.end');
+  await complete;
+  offData();
+  return traceEvents;
+}
+
+function traceTotals(traceEvents: TraceEvent[]): Array<[string, number]> {
   const totals = new Map<string, number>();
   for (const event of traceEvents) {
     if (event.ph !== 'X' || !event.dur) continue;
@@ -60,7 +73,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const cards = createCards({ settings: config, log });
   const browser = await BrowserInstance.launch(config.chromiumPath, 1, log);
-  const page = await RenderPage.open(browser.browser, cards.shell, { warmUp: 'all' });
+  const page = await RenderPage.open(browser.connection, cards.shell, { warmUp: 'all' });
   try {
     for (const document of representativeSet) {
       const preview = await cards.preview(normalizeRequest({ markdown: document.markdown(0) }), AbortSignal.timeout(60_000));
@@ -82,10 +95,13 @@ async function main(): Promise<void> {
       const sharpDefaultMs = await timed(sharpEncode(6));
 
       // One trace over a layout and a capture, to split them into Chromium's own stages.
-      await browser.browser.startTracing(undefined, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'benchmark', 'blink'] });
-      await page.layout(html);
-      await page.capture(box, { scale: 2, format: 'png' });
-      const totals = traceTotals(await browser.browser.stopTracing());
+      const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'cc', 'benchmark', 'blink'];
+      const totals = traceTotals(
+        await traced(browser, categories, async () => {
+          await page.layout(html);
+          await page.capture(box!, { scale: 2, format: 'png' });
+        }),
+      );
       const stageTotals = Object.entries(stagesOfInterest).map(([stage, pattern]) => {
         const ms = totals.filter(([name]) => pattern.test(name)).reduce((sum, [, value]) => sum + value, 0);
         return `${stage} ${ms.toFixed(1)}`;
@@ -133,7 +149,7 @@ async function main(): Promise<void> {
     console.log(`  one capture of all, sliced + PNG-encoded by libvips        ${oneCaptureMs.toFixed(1)} ms (the capture alone ${rawCaptureMs.toFixed(1)} ms)`);
   } finally {
     await page.close();
-    await browser.browser.close();
+    await browser.close();
     await cards.close();
   }
 }

@@ -15,8 +15,8 @@
 //   (pino's transports, thread-stream, ioredis, BullMQ, msgpackr, the API reference's Swagger UI
 //   and the OpenAPI plugin that reads its own package.json);
 // - native addons (sharp), and the packages the service finds or loads itself by path
-//   (Playwright, already one file, loaded with require; the Chromium package, which unpacks its
-//   binary from files beside it; piscina, which starts its workers from its own files);
+//   (the Chromium package, which unpacks its binary from files beside it; piscina, which starts
+//   its workers from its own files);
 // - what only a build or a run from source loads (esbuild, tsx).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,7 +34,6 @@ const leftInNodeModules = [
   '@fastify/swagger',
   '@fastify/swagger-ui',
   'sharp',
-  'playwright-core',
   '@sparticuz/chromium',
   'piscina',
   'esbuild',

@@ -90,7 +90,8 @@ await compileTests();
 /** A test file's compiled module (`test/a.test.ts` → `.test-build/test/a.test.js`). */
 const compiled = (file) => path.relative(root, path.join(compiledRoot, file.replace(/\.ts$/, '.js')));
 // The processes run without --enable-source-maps: with it, every stack trace is mapped in
-// JavaScript, and Playwright takes one for each protocol call (about 5% of a shared process's CPU).
+// JavaScript, and the web page's tests drive their browser with Playwright, which takes one for
+// each protocol call (about 5% of a shared process's CPU).
 // Failures name the lines of the compiled mirror (.test-build/test/a.test.js, readable JavaScript
 // close to the TypeScript); `node --import tsx --test test/a.test.ts` names the TypeScript lines.
 

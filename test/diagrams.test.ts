@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
 import { pino } from 'pino';
 import { diagramLimits } from '../src/cards/diagrams/diagram-limits.js';
 import { DiagramPage, diagramScripts, type DrawnDiagram } from '../src/cards/diagrams/diagram-page.js';
@@ -19,7 +18,8 @@ import { builtinThemesDir, projectRoot } from '../src/paths.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
 import { Renderer } from '../src/cards/render/renderer.js';
 import type { Theme } from '../src/cards/themes/theme-file.js';
-import { launchBrowser } from './helpers/browser.js';
+import { launchRenderBrowser, probeLastPage, type PageProbe } from './helpers/render-browser.js';
+import type { BrowserInstance } from '../src/cards/render/browser-instance.js';
 import { contrastRatio } from './helpers/contrast.js';
 import { decodePng, download, previewImage, previewImageLink, type DecodedPng } from './helpers/images.js';
 import { startImageServer, type LocalImageServer } from './helpers/local-image-server.js';
@@ -569,24 +569,26 @@ describe('mermaid diagrams', () => {
 });
 
 describe('the diagram page', () => {
-  let browser: Browser;
+  let browser: BrowserInstance;
   let images: LocalImageServer;
   const scripts = new ScriptServer(diagramScripts);
 
   /** A diagram page of its own on the test's browser, for `use`, with the page it draws in and minimal's theme. */
-  async function onDiagramPage(use: (diagramPage: DiagramPage, page: Page, theme: Theme) => Promise<void>, themeId = 'minimal'): Promise<void> {
+  async function onDiagramPage(use: (diagramPage: DiagramPage, page: PageProbe, theme: Theme) => Promise<void>, themeId = 'minimal'): Promise<void> {
     const { loadThemes } = await import('../src/cards/themes/registry.js');
     const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
     const themes = loadThemes(undefined);
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, () => {});
+    const diagramPage = await DiagramPage.open(browser.connection, buildShellDocument(themes), scripts, () => {});
+    const page = await probeLastPage(browser);
     try {
-      await use(diagramPage, browser.contexts().at(-1)!.pages()[0]!, themes.resolve(themeId, undefined).theme);
+      await use(diagramPage, page, themes.resolve(themeId, undefined).theme);
     } finally {
+      await page.detach().catch(() => {});
       await diagramPage.close();
     }
   }
   before(async () => {
-    [browser, images] = await Promise.all([launchBrowser(), startImageServer()]);
+    [browser, images] = await Promise.all([launchRenderBrowser(), startImageServer()]);
   });
   after(async () => Promise.all([browser.close(), images.close(), scripts.close()]));
 
@@ -604,11 +606,10 @@ describe('the diagram page', () => {
     const { buildShellDocument } = await import('../src/cards/render/shell-document.js');
     const themes = loadThemes(undefined);
     const refused: string[] = [];
-    const diagramPage = await DiagramPage.open(browser, buildShellDocument(themes), scripts, (url) => refused.push(url));
+    const diagramPage = await DiagramPage.open(browser.connection, buildShellDocument(themes), scripts, (url) => refused.push(url));
+    const page = await probeLastPage(browser);
     try {
-      const page = browser.contexts().at(-1)!.pages()[0]!;
-      const dialogs: string[] = [];
-      page.on('dialog', (dialog) => dialogs.push(dialog.message()));
+      const { dialogs } = page;
       // What a script of the diagram would call, if any ran.
       await page.evaluate(() => {
         (window as unknown as { ran: string[] }).ran = [];
@@ -623,13 +624,14 @@ describe('the diagram page', () => {
       for (const source of hostile) {
         const drawn = await diagramPage.draw(source, { theme, cardWidth: 440, deviceScale: 1 });
         // Clicking where the diagram is drawn must not run a callback either.
-        if (drawn.ok) await page.mouse.click(20, 20);
+        if (drawn.ok) await page.click(20, 20);
       }
       assert.deepEqual(await page.evaluate(() => (window as unknown as { ran: string[] }).ran), []);
       assert.deepEqual(dialogs, []);
       assert.deepEqual(images.hits, []);
       assert.equal(await page.evaluate(() => document.querySelectorAll('#diagram :is(script, foreignObject, image, a, iframe)').length), 0);
     } finally {
+      await page.detach().catch(() => {});
       await diagramPage.close();
     }
   });
@@ -770,19 +772,15 @@ describe('the diagram page', () => {
           .map((name) => name.textContent),
       );
       assert.deepEqual(overflowing, [], 'every task name within its box');
-      const session = await page.context().newCDPSession(page);
-      try {
-        await session.send('DOM.enable');
-        await session.send('CSS.enable');
-        const { root } = await session.send('DOM.getDocument', { depth: -1 });
-        const { nodeIds } = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '#diagram svg :is(text.task tspan, text.journey-section, text.legend, text:not([class]))' });
-        assert.ok(nodeIds.length >= 12, `${nodeIds.length} texts`);
-        for (const nodeId of nodeIds) {
-          const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
-          assert.ok(fonts.length > 0 && fonts.every((font) => font.isCustomFont), `drawn in the card's faces: ${JSON.stringify(fonts)}`);
-        }
-      } finally {
-        await session.detach();
+      const { session } = page;
+      await session.send('DOM.enable');
+      await session.send('CSS.enable');
+      const { root } = await session.send('DOM.getDocument', { depth: -1 });
+      const { nodeIds } = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '#diagram svg :is(text.task tspan, text.journey-section, text.legend, text:not([class]))' });
+      assert.ok(nodeIds.length >= 12, `${nodeIds.length} texts`);
+      for (const nodeId of nodeIds) {
+        const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
+        assert.ok(fonts.length > 0 && fonts.every((font) => font.isCustomFont), `drawn in the card's faces: ${JSON.stringify(fonts)}`);
       }
     });
   });

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { BrowserFleet } from '../src/cards/render/browser-fleet.js';
 import { BrowserInstance } from '../src/cards/render/browser-instance.js';
+import { BrowserPage } from '../src/cards/render/devtools/browser-page.js';
 import { EarlyBrowser } from '../src/cards/render/early-browser.js';
 import { findChromium } from '../src/cards/render/chromium-executable.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
@@ -353,21 +354,19 @@ describe('a page being opened when its browser dies', () => {
   });
 
   it('never leaves the opening of a page unsettled, whenever the browser freezes and is killed', async () => {
-    // A browser frozen while a page opens, then killed by its health probe: Playwright left
-    // context.newPage() unsettled for ever when the freeze came in the middle of it, and the
-    // preview waiting for that page got a 504 at its deadline instead of a page on the new browser.
+    // A browser frozen while a page opens, then killed by its health probe: an opening left
+    // unsettled for ever when the freeze came in the middle of it would leave the preview waiting
+    // for that page with a 504 at its deadline instead of a page on the new browser.
     const fleet = new BrowserFleet({ shell: { html: '', fonts: shellFonts('') }, log, onPagesChanged: () => {} });
     try {
       for (const freezeAfterMs of [5, 50, 100, 200, 400]) {
         const opening = fleet.openWith(async (browser) => {
-          const context = await browser.newContext();
-          await context.route('**/*', (route) => route.abort());
           const pid = fleet.browserPid!;
-          const page = context.newPage();
+          const opened = BrowserPage.open(browser, { javaScriptEnabled: false, viewport: { width: 400, height: 300 }, route: (request) => request.abort() });
           setTimeout(() => process.kill(-pid, 'SIGSTOP'), freezeAfterMs);
           setTimeout(() => process.kill(-pid, 'SIGKILL'), freezeAfterMs + 500);
-          await page;
-          return { clear: async () => {}, close: () => context.close() };
+          const page = await opened;
+          return { clear: async () => {}, close: () => page.close() };
         });
         const outcome = await Promise.race([
           opening.then(() => 'opened', () => 'failed'),

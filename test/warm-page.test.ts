@@ -5,18 +5,18 @@
 // and not the DOM of the cards it drew (Blink's count of Node objects, garbage included).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { BrowserInstance } from '../src/cards/render/browser-instance.js';
 import { RenderPage } from '../src/cards/render/render-page.js';
 import { buildShellDocument } from '../src/cards/render/shell-document.js';
 import { loadThemes } from '../src/cards/themes/registry.js';
-import { launchBrowser } from './helpers/browser.js';
+import { launchRenderBrowser } from './helpers/render-browser.js';
 
 describe('a render page as it opens', () => {
-  let browser: Browser;
+  let browser: BrowserInstance;
   let page: RenderPage;
   before(async () => {
-    browser = await launchBrowser();
-    page = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'all' });
+    browser = await launchRenderBrowser();
+    page = await RenderPage.open(browser.connection, buildShellDocument(loadThemes(undefined)), { warmUp: 'all' });
   });
   after(async () => {
     await page.close();
@@ -24,7 +24,7 @@ describe('a render page as it opens', () => {
   });
 
   it('loads no face beyond the shell when a request waits for it (the request warms what it uses)', async () => {
-    const cold = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'none' });
+    const cold = await RenderPage.open(browser.connection, buildShellDocument(loadThemes(undefined)), { warmUp: 'none' });
     try {
       const loaded = await cold.evaluate<string[]>(`[...document.fonts].filter((face) => face.status !== 'unloaded').map((face) => face.family)`);
       assert.deepEqual(loaded, []);
@@ -34,7 +34,7 @@ describe('a render page as it opens', () => {
   });
 
   it('opened with the common warm-up, has the faces of a formula and code, and those of CJK and emoji once warmUpScripts() ran', async () => {
-    const partly = await RenderPage.open(browser, buildShellDocument(loadThemes(undefined)), { warmUp: 'common' });
+    const partly = await RenderPage.open(browser.connection, buildShellDocument(loadThemes(undefined)), { warmUp: 'common' });
     try {
       const loadedFamilies = async () =>
         (await partly.evaluate<string[]>(`[...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family.replaceAll('"', ''))`)).join(', ');

@@ -55,7 +55,7 @@ export async function measureCaptureFloor(heights: number[], { rounds, pages, se
     return { ms: performance.now() - started, cpuSeconds: chromiumCpuSeconds(browser.pid) - cpu };
   };
   try {
-    for (let i = 0; i < pages; i++) renderPages.push(await RenderPage.open(browser.browser, shell, { warmUp: 'none' }));
+    for (let i = 0; i < pages; i++) renderPages.push(await RenderPage.open(browser.connection, shell, { warmUp: 'none' }));
     const first = renderPages[0]!;
     for (const height of heights) await capture(first, height);
 

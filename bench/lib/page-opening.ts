@@ -17,10 +17,10 @@ export async function pageOpeningMs(openings: number): Promise<number[]> {
   const timings: number[] = [];
   try {
     // The first opening also starts the browser's renderer machinery: not counted.
-    await (await RenderPage.open(browser.browser, shell, { warmUp: 'none' })).close();
+    await (await RenderPage.open(browser.connection, shell, { warmUp: 'none' })).close();
     for (let i = 0; i < openings; i++) {
       const started = performance.now();
-      const page = await RenderPage.open(browser.browser, shell, { warmUp: 'none' });
+      const page = await RenderPage.open(browser.connection, shell, { warmUp: 'none' });
       timings.push(performance.now() - started);
       await page.close();
     }

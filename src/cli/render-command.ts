@@ -39,7 +39,7 @@ export async function runRender(args: string[]): Promise<void> {
   const body = { markdown: await readInput(input), ...fields };
 
   // Before the render: a folder that cannot hold the cards, or a field the API would refuse, is
-  // refused at once, before the renderer (Playwright, the Markdown worker) is even loaded.
+  // refused at once, before the renderer (Chromium, the Markdown worker) is even started.
   const outputDir = stringOption(values.out) ?? '.';
   await checkDirectory('--out', outputDir);
   checkRequest(body);

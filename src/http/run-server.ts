@@ -47,8 +47,8 @@ export async function runServer(options: ConfigOptions = {}): Promise<void> {
     () => markdownPool.warmLazyParts(),
     () => undefined, // the service's own warm-up reports it
   );
-  // Chromium starts (some 0.3 s) as soon as Playwright is loaded, while the rest of the service is
-  // imported, and the first render page opens on it.
+  // Chromium starts (some 0.3 s) before the rest of the service is imported, so its start overlaps
+  // those imports, and the first render page opens on it.
   const { EarlyBrowser } = await import('../cards/render/early-browser.js');
   const firstBrowser = new EarlyBrowser(config.chromiumPath);
   const { buildApp } = await import('./app.js');

@@ -8,7 +8,6 @@
 // the page. The card pages never see Mermaid's output, only that image.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { nodeModulesDir } from '../../paths.js';
 import { cardMarkup } from '../render/card-markup.js';
 import { declareInPage, PageFonts } from '../render/page-fonts.js';
@@ -20,6 +19,8 @@ import { diagramLimits } from './diagram-limits.js';
 import { foldArguments, foldInPage, type FoldedRow } from './fold-in-page.js';
 import { largerTextLayout, tallerLayout, typeOf, type DiagramLayout } from './legibility.js';
 import { mermaidC4Colours, mermaidThemeCss, mermaidThemeVariables, type ThemePalette } from './theme-variables.js';
+import { BrowserPage, type PageRequest } from '../render/devtools/browser-page.js';
+import type { DevToolsSession, PipeConnection } from '../render/devtools/pipe-connection.js';
 
 /**
  * A diagram as an image, or why it could not be drawn. Sizes are CSS px of the card;
@@ -114,41 +115,44 @@ export class DiagramPage {
   private readonly readings = new Map<string, CardReading>();
   private warm = false;
 
+  private readonly session: DevToolsSession;
+
   private constructor(
-    private readonly context: BrowserContext,
-    private readonly page: Page,
-    private readonly session: CDPSession,
+    private readonly page: BrowserPage,
     /** The faces this page has declared; a diagram's new characters bring theirs first. */
     private readonly fonts: PageFonts,
-  ) {}
+  ) {
+    this.session = page.session;
+  }
 
   /**
    * Opens the page on `browser` with the render pages' document (fonts and theme CSS) and Mermaid.
    * `refused` is told every request the page made that was not one of its own files.
    */
-  static async open(browser: Browser, shell: RenderShell, scripts: ScriptServer, refused: (url: string) => void): Promise<DiagramPage> {
-    const context = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', viewport: { width: 1024, height: 768 } });
-    try {
-      const document = shell.html.replace(
+  static async open(browser: PipeConnection, shell: RenderShell, scripts: ScriptServer, refused: (url: string) => void): Promise<DiagramPage> {
+    const document = shell.html.replace(
         '</head>',
         `${Object.keys(diagramScripts).map((src) => `<script src="${src}"></script>`).join('')}<style>${diagramPageCss}</style></head>`,
       ).replace('<div id="cards"></div>', '<div id="cards"></div><div id="diagram"></div>');
       // The page's origin is the loopback port its scripts come from: Chromium lets a page fetch
       // from a loopback address only when the page is on one itself. Every request still goes
       // through the handler below, the document and fonts answered from memory and disk.
-      const origin = await scripts.origin();
-      await context.route('**/*', (route) => answerFromOwnFiles(route, origin, document, scripts, refused));
+    const origin = await scripts.origin();
+    const page = await BrowserPage.open(browser, {
+      javaScriptEnabled: true,
+      viewport: { width: 1024, height: 768 },
+      route: (request) => answerFromOwnFiles(request, origin, document, scripts, refused),
       // The in-page functions below are sent as their source. Run from source (tsx), named
       // functions come wrapped in esbuild's __name(), which the page must know (as a no-op).
-      await context.addInitScript('globalThis.__name = (target) => target;');
-      const page = await context.newPage();
-      await page.goto(`${origin}/`, { waitUntil: 'load' });
-      const session = await context.newCDPSession(page);
+      initScript: 'globalThis.__name = (target) => target;',
+    });
+    try {
+      await page.goto(`${origin}/`);
       // Transparent: the image sits on the card's own background, whatever it is.
-      await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
-      return new DiagramPage(context, page, session, new PageFonts(shell.fonts));
+      await page.session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+      return new DiagramPage(page, new PageFonts(shell.fonts));
     } catch (error) {
-      await context.close().catch(() => {});
+      await page.close().catch(() => {});
       throw error;
     }
   }
@@ -284,7 +288,7 @@ export class DiagramPage {
   }
 
   async close(): Promise<void> {
-    await this.context.close().catch(() => {});
+    await this.page.close().catch(() => {});
   }
 }
 
@@ -593,8 +597,8 @@ async function drawInPage({ source, config, width, maxSvgChars }: DrawArguments)
  * Network handler of the diagram page: its document, its two scripts (fetched by the browser from
  * the ScriptServer) and the bundled fonts; nothing else.
  */
-async function answerFromOwnFiles(route: Route, origin: string, document: string, scripts: ScriptServer, refused: (url: string) => void): Promise<void> {
-  const url = new URL(route.request().url());
+async function answerFromOwnFiles(route: PageRequest, origin: string, document: string, scripts: ScriptServer, refused: (url: string) => void): Promise<void> {
+  const url = new URL(route.url);
   if (url.origin === origin) {
     if (url.pathname === '/') {
       return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'content-security-policy': contentSecurityPolicy(origin) }, body: document });
@@ -607,5 +611,5 @@ async function answerFromOwnFiles(route: Route, origin: string, document: string
     }
   }
   refused(url.href);
-  return route.abort('blockedbyclient');
+  return route.abort();
 }

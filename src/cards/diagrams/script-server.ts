@@ -1,6 +1,6 @@
 // The diagram pages' scripts (Mermaid's 5.5 MB bundle, DOMPurify), served from a loopback port of
 // this process and fetched by Chromium's own network stack. Answered through the DevTools protocol
-// (Playwright's route.fulfill), the bundle was base64-encoded and written by the service's main
+// (Fetch.fulfillRequest), the bundle was base64-encoded and written by the service's main
 // thread each time a diagram page opened: 150–250 ms of its event loop, /health included, for every
 // page, and a page is replaced after each diagram that runs over its time. From here the file is
 // streamed from disk in small pieces.

@@ -9,9 +9,9 @@
 // - crash (the browser disconnected, or failed a health probe or was found stopped, and was
 //   killed): its pages are gone, a new browser is launched at once, and the pool retries the
 //   renders that were hit once on it.
-import type { Browser } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { BrowserInstance } from './browser-instance.js';
+import type { PipeConnection } from './devtools/pipe-connection.js';
 import type { EarlyBrowser } from './early-browser.js';
 import type { PageFactory, PoolPage, WarmUp } from './page-pool.js';
 import { RenderPage } from './render-page.js';
@@ -90,7 +90,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * the relaunch, and while the serving browser is stopped until its probe kills it).
    */
   get browserUp(): boolean {
-    return this.current !== undefined && !this.current.dead && this.current.browser.isConnected() && !this.current.stopped;
+    return this.current !== undefined && !this.current.dead && this.current.connected && !this.current.stopped;
   }
 
   /** Process id of the serving browser (its process group id), for operators and tests. */
@@ -115,11 +115,11 @@ export class BrowserFleet implements PageFactory<FleetPage> {
    * diagrams/diagram-pages.ts); it counts towards the browser's pages like a render page, so a
    * replaced browser is closed only once its last page of any kind is done.
    */
-  async openWith<T extends OwnPage>(opener: (browser: Browser, browserGroup: number | undefined) => Promise<T>): Promise<FleetPage<T>> {
+  async openWith<T extends OwnPage>(opener: (browser: PipeConnection, browserGroup: number | undefined) => Promise<T>): Promise<FleetPage<T>> {
     const browser = await this.serving();
-    // Fails at once when the browser dies meanwhile (killed by its probe, say): Playwright itself
-    // would leave the opening unsettled, and the request waiting for this page waiting with it.
-    const page = await browser.whileConnected(opener(browser.browser, browser.pid), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
+    // Fails at once when the browser dies meanwhile (killed by its probe, say), or stops answering:
+    // the request waiting for this page must not wait for ever with it.
+    const page = await browser.whileConnected(opener(browser.connection, browser.pid), pageOpenTimeoutMs, 'a render page took too long to open', (late) => {
       late.close().catch(() => {});
     });
     this.pagesOn.set(browser, (this.pagesOn.get(browser) ?? 0) + 1);
@@ -190,7 +190,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
     const generation = ++this.launchCount;
     const instance = await (this.options.firstBrowser?.take(this.options.log) ?? BrowserInstance.launch(this.options.chromiumPath, generation, this.options.log));
     this.live.add(instance);
-    instance.browser.on('disconnected', () => {
+    instance.connection.onClose(() => {
       this.live.delete(instance);
       if (!this.closing.has(instance) && !this.closed) {
         this.options.log.warn({ browserPid: instance.pid, generation: instance.generation }, 'browser died; starting a new one');

@@ -2,21 +2,17 @@
 // makes sure that when it is closed or dies it leaves no process behind. Which browser serves and
 // when one is replaced is decided by the fleet (browser-fleet.ts).
 //
-// Playwright starts Chromium as the leader of its own process group, and every Chromium helper
-// (zygotes, GPU, network service, renderers) stays in that group. Killing the group is therefore
-// the one reliable way to leave nothing behind, even when the browser process itself was killed
-// and its helpers were re-parented to init.
+// Chromium is started as the leader of its own process group (devtools/chromium-process.ts), and
+// every Chromium helper (zygotes, GPU, network service, renderers) stays in that group. Killing the
+// group is therefore the one reliable way to leave nothing behind, even when the browser process
+// itself was killed and its helpers were re-parented to init.
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { Browser, CDPSession } from 'playwright-core';
 import type { Logger } from '../logger.js';
 import { findChromium } from './chromium-executable.js';
 import { launchAtServicePriority } from './chromium-priority.js';
-import { findProcessWithArgument, isStopped, processGroup, processStat } from './process-table.js';
-
-// Playwright is a CommonJS package: imported from ESM, Node scans its modules' source for their
-// named exports first, which cost 0.2–0.3 s of CPU on every start, before Chromium could be launched.
-const { chromium } = createRequire(import.meta.url)('playwright-core') as typeof import('playwright-core');
+import { launchChromium, type ChromiumProcess } from './devtools/chromium-process.js';
+import type { PipeConnection } from './devtools/pipe-connection.js';
+import { isStopped, processGroup, processStat } from './process-table.js';
 
 /**
  * Flags measured on this project's machine (docs/performance.md#chromium-flags): no background networking
@@ -54,20 +50,32 @@ export class BrowserInstance {
   renders = 0;
   /** Set when the browser's connection is gone (crash, kill, or close). */
   dead = false;
-  private probeSession?: Promise<CDPSession>;
   /** Rejects once the browser's connection is gone (see whileConnected). */
   private readonly lost: Promise<never>;
 
   private constructor(
-    readonly browser: Browser,
-    /** Process id of the browser, which is also its process group id; undefined off Linux. */
-    readonly pid: number | undefined,
+    private readonly chromium: ChromiumProcess,
     readonly generation: number,
   ) {
     this.lost = new Promise<never>((_, reject) => {
-      browser.once('disconnected', () => reject(new Error('the browser is gone')));
+      chromium.connection.onClose(() => reject(new Error('the browser is gone')));
     });
     this.lost.catch(() => {});
+  }
+
+  /** The DevTools pipe to the browser, on which its pages are opened (devtools/browser-page.ts). */
+  get connection(): PipeConnection {
+    return this.chromium.connection;
+  }
+
+  /** Process id of the browser, which is also its process group id. */
+  get pid(): number | undefined {
+    return this.chromium.pid;
+  }
+
+  /** False once the browser's DevTools pipe has closed (it exited, crashed or was killed). */
+  get connected(): boolean {
+    return !this.chromium.connection.closed;
   }
 
   /**
@@ -78,22 +86,12 @@ export class BrowserInstance {
     const executable = await findChromium(chromiumPath);
     const launch = launchAtServicePriority(executable.path);
     const started = performance.now();
-    // A marker no other process carries, to find this browser's process id in /proc.
+    // A marker no other process carries names this browser in the process table (ps, /proc), for
+    // operators and for the tests that look for what the service started.
     const marker = `--cardwright-browser=${randomUUID()}`;
-    const browser = await launchWithRetries(() =>
-      chromium.launch({
-        executablePath: launch.path,
-        env: launch.env,
-        args: [...chromiumArgs, marker],
-        chromiumSandbox: false,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      }),
-      log,
-    );
-    const instance = new BrowserInstance(browser, findProcessWithArgument(marker), generation);
-    browser.on('disconnected', () => {
+    const chromium = await launchWithRetries(() => launchChromium({ executablePath: launch.path, env: launch.env, args: [...chromiumArgs, marker] }), log);
+    const instance = new BrowserInstance(chromium, generation);
+    chromium.connection.onClose(() => {
       instance.dead = true;
       instance.kill();
     });
@@ -101,7 +99,7 @@ export class BrowserInstance {
       {
         chromium: executable.path,
         source: executable.source,
-        version: browser.version(),
+        version: chromium.version,
         browserPid: instance.pid,
         generation,
         ms: Math.round(performance.now() - started),
@@ -126,9 +124,8 @@ export class BrowserInstance {
    */
   async probe(timeoutMs: number): Promise<void> {
     if (this.stopped) throw new Error('the browser process is stopped');
-    this.probeSession ??= this.browser.newBrowserCDPSession();
     await withTimeout(
-      this.probeSession.then((session) => session.send('Browser.getVersion')),
+      this.chromium.root.send('Browser.getVersion'),
       timeoutMs,
       'the browser did not answer a health probe',
     );
@@ -136,8 +133,8 @@ export class BrowserInstance {
 
   /**
    * Settles with `step`, or fails as soon as the browser is gone or `timeoutMs` has passed. Why:
-   * Playwright leaves some steps on a browser that was killed unsettled for ever
-   * (context.newPage() does), and a step that never settles holds what waits on it for ever.
+   * a step on a browser that is stopped or was killed may never settle, and a step that never
+   * settles holds what waits on it for ever.
    * What `step` yields after it was given up on is handed to `late`, to be closed.
    */
   whileConnected<T>(step: Promise<T>, timeoutMs: number, message: string, late: (value: T) => void): Promise<T> {
@@ -170,7 +167,11 @@ export class BrowserInstance {
 
   /** Closes politely, then kills whatever is left, so no Chromium process outlives this call. */
   async close(): Promise<void> {
-    await withTimeout(this.browser.close(), closeTimeoutMs, 'close timed out').catch(() => {});
+    await withTimeout(
+      this.chromium.root.send('Browser.close').then(() => this.chromium.exited),
+      closeTimeoutMs,
+      'close timed out',
+    ).catch(() => {});
     this.kill();
     await this.gone();
   }
@@ -195,7 +196,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function launchWithRetries(launch: () => Promise<Browser>, log: Logger): Promise<Browser> {
+async function launchWithRetries(launch: () => Promise<ChromiumProcess>, log: Logger): Promise<ChromiumProcess> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await launch();

@@ -1,5 +1,5 @@
-// The service's first browser, launched as soon as Playwright is loaded (http/run-server.ts), while
-// the main thread goes on importing the rest of the service: Chromium's own start then overlaps
+// The service's first browser, launched before the rest of the service is imported
+// (http/run-server.ts), while the main thread goes on importing it: Chromium's own start then overlaps
 // that work instead of following it. The fleet of the requests' render pages takes it as its first
 // browser (browser-fleet.ts). The service's logger does not exist yet when it is launched, so what
 // the launch logs is held and written to that logger when the fleet takes the browser.

@@ -32,7 +32,7 @@ function processIds(): number[] {
 }
 
 /** One file of a process in /proc, or undefined when it exited while we looked (or there is no /proc). */
-function procFile(pid: number, name: 'stat' | 'cmdline'): string | undefined {
+function procFile(pid: number, name: 'stat'): string | undefined {
   try {
     return fs.readFileSync(`/proc/${pid}/${name}`, 'utf8');
   } catch {
@@ -60,7 +60,3 @@ export function processGroup(groupId: number): ProcessStat[] {
     .filter((stat): stat is ProcessStat => stat !== undefined && stat.group === groupId && stat.state !== 'Z');
 }
 
-/** The pid of a process whose command line holds `argument`. */
-export function findProcessWithArgument(argument: string): number | undefined {
-  return processIds().find((pid) => procFile(pid, 'cmdline')?.split('\0').includes(argument));
-}

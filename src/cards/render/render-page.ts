@@ -7,8 +7,9 @@
 // - each render replaces all of #cards, so nothing of the previous request survives;
 // - a page that failed in any way is closed and replaced, never reused dirty (see page-pool.ts).
 import fs from 'node:fs/promises';
-import type { Browser, BrowserContext, CDPSession, Page, Route } from 'playwright-core';
 import { resolveFontFile } from '../themes/fonts.js';
+import { BrowserPage, type PageRequest } from './devtools/browser-page.js';
+import type { DevToolsSession, PipeConnection } from './devtools/pipe-connection.js';
 import { declareInPage, PageFonts } from './page-fonts.js';
 import type { PageImages } from './page-images.js';
 import type { WarmUp } from './page-pool.js';
@@ -65,10 +66,10 @@ export class RenderPage {
   private readonly installedScripts = new Map<string, string>();
   private clearedSinceCollection = 0;
 
+  private readonly session: DevToolsSession;
+
   private constructor(
-    private readonly context: BrowserContext,
-    private readonly page: Page,
-    private readonly session: CDPSession,
+    private readonly page: BrowserPage,
     /** The faces this page has declared; markup's new characters bring theirs first. */
     private readonly fonts: PageFonts,
     /**
@@ -78,8 +79,9 @@ export class RenderPage {
     readonly browserGroup: number | undefined,
   ) {
     // A crashed tab answers nothing: a CDP call sent to it (a capture) may never settle. The
-    // 'crash' event fails the step in progress now, so the pool retries the request on a fresh page.
-    page.once('crash', () => {
+    // crash event fails the step in progress now, so the pool retries the request on a fresh page.
+    this.session = page.session;
+    page.onCrash(() => {
       this.crash = new PageCrashed();
       for (const listener of this.crashListeners) listener(this.crash);
       this.crashListeners.clear();
@@ -126,25 +128,22 @@ export class RenderPage {
    * what it uses).
    * `browserGroup`: the browser's process id, which is its process group's (browser-instance.ts).
    */
-  static async open(browser: Browser, shell: RenderShell, { warmUp, browserGroup }: { warmUp: WarmUp; browserGroup?: number }): Promise<RenderPage> {
-    const context = await browser.newContext({
+  static async open(browser: PipeConnection, shell: RenderShell, { warmUp, browserGroup }: { warmUp: WarmUp; browserGroup?: number }): Promise<RenderPage> {
+    let renderPage: RenderPage | undefined;
+    const page = await BrowserPage.open(browser, {
       javaScriptEnabled: false,
-      serviceWorkers: 'block',
       viewport: { width: 1024, height: 768 },
+      route: (request) => answerFromOwnFiles(request, shell.html, renderPage?.images),
     });
     try {
-      let renderPage: RenderPage | undefined;
-      await context.route('**/*', (route) => answerFromOwnFiles(route, shell.html, renderPage?.images));
-      const page = await context.newPage();
-      await page.goto(`${shellOrigin}/`, { waitUntil: 'load' });
-      const session = await context.newCDPSession(page);
-      renderPage = new RenderPage(context, page, session, new PageFonts(shell.fonts), browserGroup);
+      await page.goto(`${shellOrigin}/`);
+      renderPage = new RenderPage(page, new PageFonts(shell.fonts), browserGroup);
       if (warmUp !== 'none') await renderPage.warmWith(warmUpMarkup);
       if (warmUp === 'all') await renderPage.warmWith(scriptsWarmUpMarkup);
       renderPage.scriptsCold = warmUp === 'common';
       return renderPage;
     } catch (error) {
-      await context.close().catch(() => {});
+      await page.close().catch(() => {});
       throw error;
     }
   }
@@ -249,7 +248,7 @@ export class RenderPage {
     try {
       await this.run(paintInDocumentOrder, pdfReadingOrderCss);
       await this.run(drawTextOnceInPdf, pdfTextOnceCss);
-      return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, tagged: true, outline: false });
+      return await this.page.pdf({ printBackground: true, preferCSSPageSize: true, generateTaggedPDF: true, generateDocumentOutline: false });
     } finally {
       await this.run(undoTextOnceInPdf);
       await this.run(undoPaintInDocumentOrder);
@@ -290,7 +289,7 @@ export class RenderPage {
     let installedAs = this.installedScripts.get(script);
     if (installedAs === undefined) {
       installedAs = `__cardwrightScript${this.installedScripts.size}`;
-      await this.unlessCrashed(this.page.evaluate(`globalThis.${installedAs} = (() => {\n${script}\nreturn ${globalName};\n})(); undefined`));
+      await this.unlessCrashed(this.page.evaluate(`void (globalThis.${installedAs} = (() => {\n${script}\nreturn ${globalName};\n})())`));
       this.installedScripts.set(script, installedAs);
     }
     return this.evaluate<T>(`globalThis.${installedAs}.${call}`);
@@ -343,8 +342,8 @@ export class RenderPage {
    * each text run, where decorations are) without touching the session captures use. The caller
    * detaches it.
    */
-  inspect(): Promise<CDPSession> {
-    return this.context.newCDPSession(this.page);
+  inspect(): Promise<DevToolsSession> {
+    return this.page.inspect();
   }
 
   /** Empties the page so no content outlives its request, even in memory. */
@@ -363,7 +362,7 @@ export class RenderPage {
   }
 
   async close(): Promise<void> {
-    await this.context.close().catch(() => {});
+    await this.page.close().catch(() => {});
   }
 }
 
@@ -373,8 +372,8 @@ export class RenderPage {
  * links to the host's own services) is refused, so user content can never reach the network or
  * the loopback interface.
  */
-async function answerFromOwnFiles(route: Route, shellHtml: string, images: PageImages | undefined): Promise<void> {
-  const url = new URL(route.request().url());
+async function answerFromOwnFiles(route: PageRequest, shellHtml: string, images: PageImages | undefined): Promise<void> {
+  const url = new URL(route.url);
   if (url.origin === shellOrigin) {
     if (url.pathname === '/') {
       return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: shellHtml });
@@ -387,5 +386,5 @@ async function answerFromOwnFiles(route: Route, shellHtml: string, images: PageI
       if (body) return route.fulfill({ status: 200, contentType: 'font/woff2', body });
     }
   }
-  return route.abort('blockedbyclient');
+  return route.abort();
 }
