@@ -89,6 +89,7 @@ export const unitFiles = [
   'test/code-fingerprint.test.ts',
   'test/code-wrap.test.ts',
   'test/deployment.test.ts',
+  'test/devtools-pipe.test.ts',
   'test/diagram-alt.test.ts',
   'test/diagram-theme-variables.test.ts',
   'test/docs.test.ts',

@@ -80,13 +80,13 @@ export async function launchChromium({ executablePath, args, env }: ChromiumLaun
     child.once('error', () => resolve());
   });
   void exited.then(() => fs.rmSync(profile, { recursive: true, force: true }));
-  const connection = new PipeConnection(child.stdio[3] as Writable, child.stdio[4] as Readable);
-  child.once('exit', () => connection.close(new Error('the browser exited')));
-
+  // Rejects first when Chromium exits during the launch: its reason says more than the pipe's end.
   const failed = new Promise<never>((_, reject) => {
     child.once('error', (error) => reject(error));
     child.once('exit', (code, signal) => reject(new Error(`Chromium exited while starting (${signal ?? `code ${code}`}): ${errorOutput.trim().slice(-1_000)}`)));
   });
+  const connection = new PipeConnection(child.stdio[3] as Writable, child.stdio[4] as Readable);
+  child.once('exit', () => connection.close(new Error('the browser exited')));
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Chromium did not answer within ${launchTimeoutMs / 1000} s of its start`)), launchTimeoutMs);
