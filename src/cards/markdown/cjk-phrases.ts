@@ -34,7 +34,15 @@ function parserFor(language: Language) {
   return parser;
 }
 
-const wordSegmenters = { ja: new Intl.Segmenter('ja', { granularity: 'word' }), zh: new Intl.Segmenter('zh', { granularity: 'word' }) };
+// Made on first use: each loads ICU's dictionary for its script, about 10 ms of CPU, which every
+// thread that imports this module (the main thread and each Markdown worker) paid at start-up
+// whether or not a document ever had Chinese or Japanese text.
+const wordSegmenters = new Map<'ja' | 'zh', Intl.Segmenter>();
+function wordSegmenterFor(language: 'ja' | 'zh'): Intl.Segmenter {
+  const segmenter = wordSegmenters.get(language) ?? new Intl.Segmenter(language, { granularity: 'word' });
+  wordSegmenters.set(language, segmenter);
+  return segmenter;
+}
 
 /** Han, kana and bopomofo: the letters a CJK line may break between. */
 const cjkLetter = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}]/u;
@@ -129,7 +137,7 @@ export function phraseBreaks(text: string, heldEnd: HeldEnd, language: Language 
   if (kana.test(text)) language = 'ja';
   // ICU is asked only about BudouX's boundaries (`containing` segments just around each), which
   // costs half of segmenting the whole text.
-  const words = wordSegmenters[language === 'ja' ? 'ja' : 'zh'].segment(text);
+  const words = wordSegmenterFor(language === 'ja' ? 'ja' : 'zh').segment(text);
   const titles = insideTitles(text);
   const breaks: number[] = [];
   for (const offset of parserFor(language).parseBoundaries(text)) {
