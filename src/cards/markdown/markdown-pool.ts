@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import { Piscina } from 'piscina';
+import { Piscina } from '../../commonjs-packages.js';
 import { abortable } from '../deadlines.js';
 import { CardError } from '../errors.js';
 import type { SvgRasterizer } from '../images/svg-raster.js';
