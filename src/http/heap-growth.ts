@@ -4,8 +4,9 @@
 // V8 lets a heap grow up to four times what was live after the last one before it collects again,
 // so the service's memory rose and fell by 100 MB and more between collections under a steady
 // stream of cards. At a quarter, it stays flat (docs/performance.md#memory). The flag is read at
-// every collection, so setting it once the process runs applies to the main thread and to the
-// Markdown workers started after it. It matters on Node 20 and 22. On Node 24 it changes nothing
+// every collection, in every thread: set once the service is ready (http/run-server.ts), it holds
+// the main thread and the Markdown workers already running alike (a worker started before it
+// peaked at 104 MB instead of 253 in a check outside the repository). It matters on Node 20 and 22. On Node 24 it changes nothing
 // that was measured: test/heap-growth.test.ts's process peaks at 166 MB there with or without it
 // (against 220-290 MB without it on Node 20), with one or two full collections in the whole run.
 import v8 from 'node:v8';
