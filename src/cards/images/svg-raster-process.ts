@@ -13,7 +13,7 @@ endWithParent();
 process.channel?.unref();
 
 // Loaded after the watch above is set: loading takes a while on a busy machine.
-const { default: sharp } = await import('sharp');
+const { sharp } = await import('../../sharp.js');
 const { density, limitInputPixels } = JSON.parse(process.argv[2] ?? '{}') as { density: number; limitInputPixels: number };
 const chunks: Buffer[] = [];
 for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -15,7 +15,7 @@
 // each once held every drawing, and a generate request with an SVG waited 4 to 11 s behind them.
 import os from 'node:os';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { sharp } from '../../commonjs-packages.js';
+import { sharp } from '../../sharp.js';
 import { RemoteImageRefused, type FetchedImage } from './remote-image-fetcher.js';
 import { SvgDrawingHost } from './svg-drawing-host.js';
 import type { RenderLane } from '../render/renderer.js';

@@ -1,6 +1,6 @@
 // One card captured as an image of exactly the size asked for: the browser's own capture where
 // it can, else a PNG capture cropped and compressed by libvips (sharp).
-import { sharp } from '../../commonjs-packages.js';
+import { sharp } from '../../sharp.js';
 import { encodeImage } from './encode-image.js';
 import { lossyQuality, type CardBox, type ImageFormat, type RenderPage } from './render-page.js';
 

@@ -4,7 +4,7 @@
 // The tiles are cut at whole device-pixel rows of one layout, so the joined image is the same,
 // pixel for pixel, as one capture would be: no seam, no repeated or missing row.
 import { imageSize } from 'image-size';
-import { sharp } from '../../commonjs-packages.js';
+import { sharp } from '../../sharp.js';
 import { CardError } from '../errors.js';
 import { encodeImage } from './encode-image.js';
 import type { CardBox, ImageFormat, RenderPage } from './render-page.js';
