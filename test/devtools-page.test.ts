@@ -20,8 +20,11 @@ describe('a page of the DevTools client', () => {
   });
   after(async () => browser.close());
 
-  /** A page whose handler answers `documents` by address, records every request, and refuses the rest. */
-  async function openPage(documents: Record<string, string>, javaScriptEnabled = false) {
+  /**
+   * Opens a page whose handler answers `documents` by address, records every request and refuses
+   * the rest, loads the first document in it, and hands it to `use`; closes it after.
+   */
+  async function onPage(documents: Record<string, string>, use: (page: BrowserPage, requested: string[]) => Promise<void>): Promise<void> {
     const requested: string[] = [];
     const route = async (request: PageRequest) => {
       requested.push(request.url);
@@ -29,14 +32,17 @@ describe('a page of the DevTools client', () => {
       if (body === undefined) return request.abort();
       return request.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body });
     };
-    const page = await BrowserPage.open(browser.connection, { javaScriptEnabled, viewport: { width: 400, height: 300 }, route });
-    return { page, requested };
+    const page = await BrowserPage.open(browser.connection, { javaScriptEnabled: false, viewport: { width: 400, height: 300 }, route });
+    try {
+      await page.goto(Object.keys(documents)[0]!);
+      await use(page, requested);
+    } finally {
+      await page.close().catch(() => {});
+    }
   }
 
   it('passes arguments in and results out whole, Infinity and NaN included, and awaits promises', async () => {
-    const { page } = await openPage({ [`${origin}/`]: '<p>hello</p>' });
-    try {
-      await page.goto(`${origin}/`);
+    await onPage({ [`${origin}/`]: '<p>hello</p>' }, async (page) => {
       const echoed = await page.evaluate((input: { limit: number; nothing: number; list: number[]; text: string }) => ({ ...input, sum: input.list.reduce((a, b) => a + b, 0) }), {
         limit: Infinity,
         nothing: Number.NaN,
@@ -48,67 +54,49 @@ describe('a page of the DevTools client', () => {
       assert.equal(await page.evaluate(async () => document.fonts.ready.then(() => document.querySelector('p')!.textContent)), 'hello');
       assert.equal(await page.evaluate<number>('document.querySelectorAll("p").length // a comment at the end'), 1);
       assert.equal(await page.evaluate(() => undefined), undefined);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it("rejects with the page's own error when a script throws or its promise is rejected", async () => {
-    const { page } = await openPage({ [`${origin}/`]: '<p>hello</p>' });
-    try {
-      await page.goto(`${origin}/`);
+    await onPage({ [`${origin}/`]: '<p>hello</p>' }, async (page) => {
       await assert.rejects(page.evaluate('document.querySelector("p").missing.deeper'), (error: Error) => error.name === 'PageScriptError' && /TypeError: Cannot read properties of undefined/.test(error.message));
       await assert.rejects(page.evaluate(async () => Promise.reject(new RangeError('too far'))), /RangeError: too far/);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('sends every request to the handler: the document, its pictures, styles and frames, and what a frame of another origin asks for', async () => {
-    const { page, requested } = await openPage({
+    await onPage({
       [`${origin}/`]: `<link rel="stylesheet" href="http://styles.test/a.css"><img src="http://pictures.test/a.png"><iframe src="http://frame.test/"></iframe>`,
       'http://frame.test/': '<img src="http://frame.test/inner.png"><img src="http://127.0.0.1:9/loopback.png">',
-    });
-    try {
-      await page.goto(`${origin}/`);
+    }, async (_page, requested) => {
       await eventually(() => requested.length >= 6, 5_000);
       for (const url of [`${origin}/`, 'http://styles.test/a.css', 'http://pictures.test/a.png', 'http://frame.test/', 'http://frame.test/inner.png', 'http://127.0.0.1:9/loopback.png']) {
         assert.ok(requested.includes(url), `${url} reached the handler (it saw ${requested.join(', ')})`);
       }
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('runs no script of the document when scripts are off, in a frame of another origin neither', async () => {
     // A script that ran would ask for a picture: its request would reach the handler.
-    const { page, requested } = await openPage({
+    await onPage({
       [`${origin}/`]: `<p id="mark">untouched</p><script>document.getElementById('mark').textContent = 'ran'; new Image().src = '/ran.png'</script><iframe src="http://frame.test/"></iframe>`,
       'http://frame.test/': `<img src="http://frame.test/loaded.png"><script>new Image().src = 'http://frame.test/ran.png'</script>`,
-    });
-    try {
-      await page.goto(`${origin}/`);
+    }, async (page, requested) => {
       assert.ok(await eventually(() => requested.includes('http://frame.test/loaded.png'), 5_000), 'the frame loaded');
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal(await page.evaluate(() => document.getElementById('mark')!.textContent), 'untouched');
       assert.deepEqual(requested.filter((url) => url.endsWith('/ran.png')), []);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('reports a crash of its renderer to its listeners, at once for one that comes later', async () => {
-    const { page } = await openPage({ [`${origin}/`]: '<p>hello</p>' });
-    try {
-      await page.goto(`${origin}/`);
+    await onPage({ [`${origin}/`]: '<p>hello</p>' }, async (page) => {
       const crashed = new Promise<void>((resolve) => page.onCrash(resolve));
       page.session.send('Page.crash').catch(() => {});
       await crashed;
       assert.equal(page.crashed, true);
       await new Promise<void>((resolve) => page.onCrash(resolve));
-    } finally {
-      await page.close().catch(() => {});
-    }
+    });
   });
 });
 
