@@ -5,9 +5,10 @@
 // so the service's memory rose and fell by 100 MB and more between collections under a steady
 // stream of cards. At a quarter, it stays flat (docs/performance.md#memory). The flag is read at
 // every collection, in every thread: set once the service is ready (http/run-server.ts), it holds
-// the main thread and the Markdown workers already running alike (test/heap-growth.test.ts). It matters on Node 20 and 22. On Node 24 it changes nothing
-// that was measured: test/heap-growth.test.ts's process peaks at 166 MB there with or without it
-// (against 220-290 MB without it on Node 20), with one or two full collections in the whole run.
+// the main thread and the Markdown workers already running alike (test/heap-growth.test.ts). It
+// matters on Node 20 and 22. On Node 24 it changes nothing that was measured: the test's process
+// peaks at 166 MB there with or without it (against 220-290 MB without it on Node 20), with one or
+// two full collections in the whole run.
 import v8 from 'node:v8';
 
 const heapGrowingPercent = 25;
