@@ -43,6 +43,8 @@ const headlessSwitches = [
 
 /** How long Chromium may take to answer its first command before the launch is given up. */
 const launchTimeoutMs = 30_000;
+/** How long a launch whose pipe closed waits for the process's exit, to report its reason. */
+const exitReasonWaitMs = 1_000;
 /** The last bytes of Chromium's error output kept, to explain a failed launch. */
 const keptErrorOutput = 4_000;
 
@@ -80,7 +82,6 @@ export async function launchChromium({ executablePath, args, env }: ChromiumLaun
     child.once('error', () => resolve());
   });
   void exited.then(() => fs.rmSync(profile, { recursive: true, force: true }));
-  // Rejects first when Chromium exits during the launch: its reason says more than the pipe's end.
   const failed = new Promise<never>((_, reject) => {
     child.once('error', (error) => reject(error));
     child.once('exit', (code, signal) => reject(new Error(`Chromium exited while starting (${signal ?? `code ${code}`}): ${errorOutput.trim().slice(-1_000)}`)));
@@ -91,8 +92,14 @@ export async function launchChromium({ executablePath, args, env }: ChromiumLaun
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`Chromium did not answer within ${launchTimeoutMs / 1000} s of its start`)), launchTimeoutMs);
   });
+  // The pipe may report its end before the process reports its exit: the exit's reason, when it
+  // comes within a moment, says more than the pipe's end.
+  const answered = connection.root.send('Browser.getVersion').catch(async (error: unknown) => {
+    await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, exitReasonWaitMs))]);
+    throw error;
+  });
   try {
-    const { product } = await Promise.race([connection.root.send('Browser.getVersion'), failed, timedOut]);
+    const { product } = await Promise.race([answered, failed, timedOut]);
     failed.catch(() => {});
     return { connection, root: connection.root, pid: child.pid, version: product.replace(/^[^/]*\//, ''), exited };
   } catch (error) {
