@@ -99,7 +99,11 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   open(warmUp: WarmUp): Promise<FleetPage> {
-    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp, browserGroup }));
+    const { shell, firstBrowser } = this.options;
+    // The first page may have been opened on the early browser while the service was still loading.
+    return this.openWith(
+      async (browser, browserGroup) => (await firstBrowser?.takeFirstPage(browser, shell, warmUp)) ?? RenderPage.open(browser, shell, { warmUp, browserGroup }),
+    );
   }
 
   partlyWarm(page: FleetPage): boolean {
