@@ -76,6 +76,7 @@ export const afterAlone = [
   'test/preview-budget.test.ts',
   'test/render-cache.test.ts',
   'test/render-limits.test.ts',
+  'test/request-validators.test.ts',
   'test/svg-raster.test.ts',
   'test/web-page.test.ts',
   'test/web-routes.test.ts',

@@ -3,7 +3,6 @@
 // buildApp (app.ts) puts the card pipeline's routes on it; route tests put them there around a
 // stand-in core, so the HTTP layer is tested on exactly the server the service runs.
 import { randomUUID } from 'node:crypto';
-import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { requestValidationOptions } from '../cards/request/validation-options.js';
 import type { Config } from '../config.js';
@@ -13,16 +12,11 @@ import { HttpError } from './http-errors.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { prettyTransport } from './log-format.js';
 import { RequestLogRedaction } from './log-redaction.js';
+import { requestValidators } from './request-validators.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 
-/**
- * Request validators, compiled once per process and shared by every server it creates: compiling
- * the generate and cover body schemas costs 0.3–0.7 s of CPU, and a process that creates several
- * servers (a test file that starts several services) would pay it for each. The compiled functions
- * depend only on the schema, a module constant, and the validation options, which key the pool;
- * Ajv keeps them by schema object.
- */
-const validatorCompilers = AjvCompiler();
+/** Ajv's options for the routes' schemas, as the build's precompiled validators were written with (request-validators.ts). */
+export const serverAjvOptions = { customOptions: { ...requestValidationOptions } };
 
 /** `logger`: Fastify's logger settings; absent, the configured level and format. */
 export function createHttpServer(config: Config, loggerOption?: FastifyServerOptions['logger']): FastifyInstance {
@@ -45,8 +39,9 @@ export function createHttpServer(config: Config, loggerOption?: FastifyServerOpt
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { ...requestValidationOptions } },
-    schemaController: { compilersFactory: { buildValidator: validatorCompilers } },
+    ajv: serverAjvOptions,
+    // The large schemas' validators come from the build (request-validators.ts), the rest are compiled.
+    schemaController: { compilersFactory: { buildValidator: requestValidators } },
     // Header, body and idle time limits and the per-address connection cap (connection-limits.ts).
     serverFactory: limitedServerFactory(config.connections),
     // Requests that never reach routing still answer in our error shape.
