@@ -13,7 +13,6 @@ import { BrowserPage } from '../src/cards/render/devtools/browser-page.js';
 import { EarlyBrowser } from '../src/cards/render/early-browser.js';
 import { findChromium } from '../src/cards/render/chromium-executable.js';
 import { shellFonts } from '../src/cards/render/page-fonts.js';
-import { themesAndShell } from '../src/cards/themes-and-shell.js';
 import { countNear, decodePng, download } from './helpers/images.js';
 import { metric } from './helpers/metrics.js';
 import { browserChildrenOf, eventually, processesInGroups, stopProcess, threadNiceValues } from './helpers/processes.js';
@@ -406,44 +405,6 @@ describe('a browser launched before the service is built', () => {
       await fleet.close();
     }
     assert.deepEqual(processesInGroups(launchedEarly), []);
-  });
-
-  it('hands its first render page, opened and warmed while the service loads, to a fleet on the same shell', async () => {
-    const { shell } = themesAndShell(undefined);
-    const log = pino({ level: 'silent' });
-    const pagesOf = async (fleet: BrowserFleet, page: { browser: BrowserInstance }) => {
-      const { targetInfos } = await page.browser.connection.root.send('Target.getTargets');
-      return targetInfos.filter((target) => target.type === 'page').length;
-    };
-    // The fleet of the same shell takes it: the browser has one page, warmed like the pool's first.
-    const early = new EarlyBrowser(undefined);
-    early.openFirstPage(shell);
-    const fleet = new BrowserFleet({ shell, log, firstBrowser: early, onPagesChanged: () => {} });
-    try {
-      const first = await fleet.open('common');
-      assert.equal(await pagesOf(fleet, first), 1, 'no second page was opened');
-      assert.equal(first.page.needsScriptsWarmUp, true, 'opened with the first page\'s warm-up');
-      const [box] = await first.page.layout('<div class="card card-plain-notes light-mode" style="width:200px;height:100px">Hi</div>');
-      assert.ok(box && box.width === 200, 'the page renders');
-      // Taken once: the next page is the fleet's own.
-      const second = await fleet.open('common');
-      assert.equal(await pagesOf(fleet, second), 2);
-      await Promise.all([first.close(), second.close()]);
-    } finally {
-      await fleet.close();
-    }
-    // A fleet on another shell opens its own page, and the early one is never handed out.
-    const other = new EarlyBrowser(undefined);
-    other.openFirstPage(shell);
-    const otherShell = { ...shell };
-    const otherFleet = new BrowserFleet({ shell: otherShell, log, firstBrowser: other, onPagesChanged: () => {} });
-    try {
-      const page = await otherFleet.open('common');
-      assert.equal(await pagesOf(otherFleet, page), 2, 'its own page beside the unused early one');
-      await page.close();
-    } finally {
-      await otherFleet.close();
-    }
   });
 
   it('is closed, leaving no process, when the service stops before any fleet took it', async () => {

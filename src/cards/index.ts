@@ -21,15 +21,14 @@ import type { EarlyBrowser } from './render/early-browser.js';
 import type { RenderedImage } from './render/render-cards.js';
 import type { RenderLimits } from './render/render-limits.js';
 import { Renderer, type RenderObserver } from './render/renderer.js';
-import type { RenderShell } from './render/shell-document.js';
-import { themesAndShell, type ThemesAndShell } from './themes-and-shell.js';
+import { buildShellDocument, type RenderShell } from './render/shell-document.js';
 import { resolveRequest } from './request/resolve.js';
 import type { CardRequest } from './request/schema.js';
 import { PendingDeletions } from './storage/pending-deletions.js';
 import { savedRequestKey } from './storage/saved-request.js';
 import type { StoredImage } from './storage/store-all.js';
 import type { Storage } from './storage/storage.js';
-import type { ThemeRegistry } from './themes/registry.js';
+import { loadThemes, type ThemeRegistry } from './themes/registry.js';
 import type { ThemeThumbnails, Thumbnail } from './thumbnails.js';
 import { SvgRasterizer } from './images/svg-raster.js';
 import { MarkdownPool, markdownPoolOptions } from './markdown/markdown-pool.js';
@@ -100,12 +99,6 @@ export interface CardsOptions {
    * still imports the service), the first the requests' render pages open on; the core closes it.
    */
   firstBrowser?: EarlyBrowser;
-  /**
-   * The themes and the render pages' document, built beforehand with these settings
-   * (http/run-server.ts builds them before importing the rest of the service, so the first render
-   * page opens on the early browser meanwhile). Without it, the core builds its own.
-   */
-  themesAndShell?: ThemesAndShell;
 }
 
 export interface Generated extends Stored {
@@ -147,8 +140,9 @@ export interface Cards {
 
 export function createCards(options: CardsOptions): Cards {
   const { settings, log } = options;
-  const { themes, shell } = options.themesAndShell ?? themesAndShell(settings.themesDir);
+  const themes = loadThemes(settings.themesDir);
   for (const problem of themes.problems) log.error({ file: problem.file }, `custom theme skipped: ${problem.message}`);
+  const shell = buildShellDocument(themes);
   // Operations under way, whatever their stage: the render pages warm spares only when there are none.
   let inProgress = 0;
   const counted = async <T>(work: () => Promise<T>): Promise<T> => {

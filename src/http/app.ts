@@ -10,7 +10,6 @@ import type { Config } from '../config.js';
 import { createCards, type Cards } from '../cards/index.js';
 import type { MarkdownPool } from '../cards/markdown/markdown-pool.js';
 import type { EarlyBrowser } from '../cards/render/early-browser.js';
-import type { ThemesAndShell } from '../cards/themes-and-shell.js';
 import { createStorage } from '../cards/storage/create-storage.js';
 import type { Storage } from '../cards/storage/storage.js';
 import { createHttpServer } from './http-server.js';
@@ -34,8 +33,6 @@ export interface BuildOptions {
   markdownPool?: MarkdownPool;
   /** A browser launched with this configuration (run-server.ts launches it early); the service closes it. */
   firstBrowser?: EarlyBrowser;
-  /** The themes and render shell of this configuration, built early (run-server.ts) with the browser's first page opened on them. */
-  themesAndShell?: ThemesAndShell;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -49,7 +46,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // which this replica would find missing and forget, undoing the other replica's entry.
   const sharedCache =
     redis && config.renderCache && config.storage === 's3' ? (await import('../shared-state/render-cache-index.js')).redisAnswerIndex(redis) : undefined;
-  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache, markdownPool: options.markdownPool, firstBrowser: options.firstBrowser, themesAndShell: options.themesAndShell });
+  const cards = createCards({ settings: config, log: server.log, storage, observer: metrics, sharedCache, markdownPool: options.markdownPool, firstBrowser: options.firstBrowser });
   metrics.watchPool(cards.renderer);
   if (redis) metrics.watchSharedState(redis);
   server.addHook('onClose', async () => cards.close());

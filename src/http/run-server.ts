@@ -47,14 +47,9 @@ export async function runServer(options: ConfigOptions = {}): Promise<void> {
     () => undefined, // the service's own warm-up reports it
   );
   // Chromium starts (some 0.3 s) before the rest of the service is imported, so its start overlaps
-  // those imports. The themes and the render pages' document are built meanwhile, and the first
-  // render page opens and warms on that browser as soon as it is up, still while the rest of the
-  // service is being imported: that page was the last thing ready waited for.
+  // those imports, and the first render page opens on it.
   const { EarlyBrowser } = await import('../cards/render/early-browser.js');
   const firstBrowser = new EarlyBrowser(config.chromiumPath);
-  const { themesAndShell } = await import('../cards/themes-and-shell.js');
-  const early = themesAndShell(config.themesDir);
-  firstBrowser.openFirstPage(early.shell);
   const { buildApp } = await import('./app.js');
   if (stopSignal) {
     await firstBrowser.close();
@@ -62,7 +57,7 @@ export async function runServer(options: ConfigOptions = {}): Promise<void> {
   }
   try {
     // The service holds the pool and the browser from now on and closes them when it stops.
-    app = await buildApp(config, { markdownPool, firstBrowser, themesAndShell: early });
+    app = await buildApp(config, { markdownPool, firstBrowser });
   } catch (error) {
     await Promise.all([markdownPool.close(), firstBrowser.close()]);
     throw error;

@@ -99,11 +99,7 @@ export class BrowserFleet implements PageFactory<FleetPage> {
   }
 
   open(warmUp: WarmUp): Promise<FleetPage> {
-    const { shell, firstBrowser } = this.options;
-    // The first page may have been opened on the early browser while the service was still loading.
-    return this.openWith(
-      async (browser, browserGroup) => (await firstBrowser?.takeFirstPage(browser, shell, warmUp)) ?? RenderPage.open(browser, shell, { warmUp, browserGroup }),
-    );
+    return this.openWith((browser, browserGroup) => RenderPage.open(browser, this.options.shell, { warmUp, browserGroup }));
   }
 
   partlyWarm(page: FleetPage): boolean {
