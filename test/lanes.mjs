@@ -103,6 +103,7 @@ export const unitFiles = [
   'test/page-fonts.test.ts',
   'test/s3-config.test.ts',
   'test/watermark.test.ts',
+  'test/worker-warmth.test.ts',
   'test/http-routes.test.ts',
   'test/markdown-lanes.test.ts',
   'test/page-pool.test.ts',

@@ -35,6 +35,7 @@ import { CpuBudget } from './cpu-budget.js';
 import { precheckMarkdown } from './document-limits.js';
 import type { RenderedMarkdown, RenderMarkdownOptions } from './render-markdown.js';
 import type { MarkdownTask, MarkdownTaskResult, WorkerMessage, WorkerSettings } from './worker-protocol.js';
+import { WorkerWarmth } from './worker-warmth.js';
 
 // piscina's CommonJS build, by `require`: it loads in half the time of what `import` loads (23
 // against 45 ms in a cold process), on the main thread at every start (as src/sharp.ts does for sharp).
@@ -95,13 +96,14 @@ function hintFor(stage: string): string {
  * The worker threads of one core (createCards makes it, or is handed one: the service opens it
  * early, see http/run-server.ts). warmUp() waits until every worker has loaded the pipeline's core;
  * warmLazyParts() then has them load what the first code block, formula or MDX document would, in
- * the background (the workers run at a lower priority).
+ * the background, one worker after another (the workers run at a lower priority), and documents go
+ * to a warm worker first (worker-warmth.ts).
  */
 export class MarkdownPool {
   private closed?: Promise<void>;
   readonly piscina: Piscina<MarkdownTask, MarkdownTaskResult>;
-  /** Raised once every worker has the pipeline's core (warmLazyParts): workers then warm what loads on first use (WorkerSettings). */
-  private readonly warmUpFlag = new Int32Array(new SharedArrayBuffer(4));
+  /** What the workers have warmed (worker-warmth.ts): documents go to a warm worker first. */
+  private readonly warmth = new WorkerWarmth();
   /** Previews' documents in the workers at once: all workers but one. */
   private readonly previewAdmission: ReturnType<typeof pLimit>;
 
@@ -115,7 +117,8 @@ export class MarkdownPool {
       // Workers wait for their next task on their event loop, not blocked in Atomics.wait.
       atomics: 'disabled',
       resourceLimits: { maxOldGenerationSizeMb: workerMemoryLimitMb, maxYoungGenerationSizeMb: workerYoungGenerationMb },
-      workerData: { warmUpFlag: this.warmUpFlag } satisfies WorkerSettings,
+      workerData: { warmth: this.warmth.cells } satisfies WorkerSettings,
+      loadBalancer: this.warmth.warmFirst(),
     });
     // A worker that dies between documents (e.g. killed for its CPU budget) is replaced by piscina;
     // without a listener the pool's 'error' event would end the process.
@@ -226,10 +229,9 @@ export class MarkdownPool {
     return Promise.all(Array.from({ length: this.options.threads }, () => this.render(document)));
   }
 
-  /** Lets every worker, now and later, warm Shiki, KaTeX and MDX in the background. */
+  /** Lets the workers, now and later, warm Shiki, KaTeX and MDX in the background, one after another. */
   warmLazyParts(): void {
-    Atomics.store(this.warmUpFlag, 0, 1);
-    Atomics.notify(this.warmUpFlag, 0);
+    this.warmth.goAhead();
   }
 
   /** Ends the workers; closing again waits for the same. */

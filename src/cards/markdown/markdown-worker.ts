@@ -4,12 +4,13 @@
 // document's first pass records the images and diagrams it shows and answers with that list when
 // there are any; its second pass is given them fetched and drawn (document-asks.ts).
 import fs from 'node:fs';
-import { workerData } from 'node:worker_threads';
+import { threadId as workerThreadId, workerData } from 'node:worker_threads';
 import { CardError } from '../errors.js';
 import { yieldToRequests } from '../background-priority.js';
 import { AskedDiagrams, AskedImages } from './document-asks.js';
 import { renderMarkdown } from './render-markdown.js';
 import { lazyWarmUpDocuments, type MarkdownTask, type MarkdownTaskResult, type WorkerMessage, type WorkerSettings } from './worker-protocol.js';
+import { WorkerWarmth, warmth } from './worker-warmth.js';
 
 // Workers yield the CPU to the main thread and the browser (background-priority.ts); the same id
 // lets the pool read this thread's own CPU time (markdown-pool.ts).
@@ -23,36 +24,33 @@ if (threadId) yieldToRequests(threadId);
 
 // The pipeline's core (parse, GFM, sanitizer) is imported with this module, before the worker
 // takes its first document. What loads on first use (Shiki and its grammars, KaTeX, the MDX
-// checks) is warmed in the background once every worker has its core (the pool raises the shared
-// flag of WorkerSettings, while Chromium is still starting: a code block right after ready then
-// pays nothing), at the workers' lower priority, and only while no real document is in progress; a
-// document that needs one of them before then waits for the same load, never a second one.
-const { warmUpFlag } = workerData as WorkerSettings;
+// checks) is warmed in the background once every worker has its core (the pool's go-ahead, while
+// Chromium is still starting), one worker after another in the order they started
+// (worker-warmth.ts), at the workers' lower priority, and only while no real document is in
+// progress; a document that needs one of them before then waits for the same load, never a second
+// one.
+const board = new WorkerWarmth((workerData as WorkerSettings).warmth);
+const slot = board.claimSlot(workerThreadId);
 /** Real documents being rendered now, and the warm-up waiting for there to be none. */
 let documentsInProgress = 0;
 const idleWaiters: Array<() => void> = [];
-waitForReady(warmUpFlag)
+board
+  .waitForTurn(slot)
   .then(() => warmLazyParts())
   .catch(() => undefined);
-
-// Node 20 has Atomics.waitAsync; TypeScript declares it from ES2024, beyond this project's target.
-type WaitAsync = (array: Int32Array, index: number, value: number) => { async: boolean; value: Promise<string> | string };
-
-async function waitForReady(flag: Int32Array): Promise<void> {
-  const waiting = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync(flag, 0, 0);
-  if (waiting.async) await waiting.value;
-}
 
 /**
  * Renders one small document per lazy part, only while no real document is in progress: a request
  * that arrives meanwhile waits at most for the part being loaded, then has the thread to itself.
  */
 async function warmLazyParts(): Promise<void> {
+  board.set(slot, warmth.warming);
   for (const [markdown, mdxMode] of lazyWarmUpDocuments) {
     await new Promise((resolve) => setImmediate(resolve));
     while (documentsInProgress > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
     await renderMarkdown(markdown, { mdxMode }).catch(() => undefined);
   }
+  board.set(slot, warmth.warm);
 }
 
 export default async function renderInWorker(task: MarkdownTask): Promise<MarkdownTaskResult> {

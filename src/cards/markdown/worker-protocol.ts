@@ -55,10 +55,10 @@ export type WorkerMessage = { type: 'start'; threadId?: number } | { type: 'stag
 /** What every worker is started with (piscina's workerData). */
 export interface WorkerSettings {
   /**
-   * One Int32 the pool sets to 1 (and notifies) once the service is ready: from then on workers,
-   * including ones started later, warm what loads on first use (markdown-worker.ts).
+   * The shared board of which workers have warmed what loads on first use (worker-warmth.ts): the
+   * pool's go-ahead for those warm-ups, each worker's turn, and what it has warmed.
    */
-  warmUpFlag: Int32Array;
+  warmth: Int32Array;
 }
 
 /**
