@@ -1,6 +1,6 @@
 // The board of the Markdown workers' warm-ups (src/cards/markdown/worker-warmth.ts), without
-// workers: the warm-ups take turns in the order the workers started, and the pool's balancer hands
-// a document to the warmest idle worker, never to a busy one.
+// workers: the warm-ups take turns in the order the workers started (the later ones once the pool
+// is quiet), and the pool's balancer hands a document to the warmest idle worker, never to a busy one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -32,8 +32,16 @@ describe('the Markdown workers\' warm-up board', () => {
     first.set(slots[0], warmth.warm);
     assert.equal(await settledWithin(turns[1]!, 1000), true, 'the second warms once the first is warm');
     assert.equal(await settledWithin(turns[2]!, 50), false, 'the third waits for the second');
+    // Documents handed out keep the third waiting: its warm-up would take the CPU from them.
+    const balance = pool.warmFirst()!;
     second.set(slots[1], warmth.warm);
-    assert.equal(await settledWithin(turns[2]!, 1000), true);
+    const handingOut = setInterval(() => balance({} as never, workers([[11, 0]])), 50);
+    try {
+      assert.equal(await settledWithin(turns[2]!, 600), false, 'no warm-up while documents are handed out');
+    } finally {
+      clearInterval(handingOut);
+    }
+    assert.equal(await settledWithin(turns[2]!, 1000), true, 'the third warms once the pool is quiet');
     assert.deepEqual([11, 12, 13, 14].map((id) => pool.stateOf(id)), [warmth.warm, warmth.warm, warmth.cold, warmth.cold]);
   });
 

@@ -7,11 +7,13 @@
 //   while every worker warmed at once, docs/performance.md#start-up): one worker's warm-up then
 //   runs before ready, the others' after it;
 // - the pool hands a document to an idle worker that is warm before any other (warmFirst), so the
-//   first requests after ready find the warm worker, not one still loading Shiki.
+//   first requests after ready find the warm worker, not one still loading Shiki;
+// - a worker after the first also waits for the pool to have handed out no document for a moment
+//   (quietMs), so its warm-up does not take the CPU from the first requests after ready.
 //
-// Layout: [0] the pool's go-ahead (the workers' cores are loaded), [1] the next free slot, then one
-// [threadId, state] pair per worker in the order they started; a worker replaced by piscina takes a
-// new slot.
+// Layout: [0] the pool's go-ahead (the workers' cores are loaded), [1] the next free slot, [2] the
+// documents handed out so far, then one [threadId, state] pair per worker in the order they
+// started; a worker replaced by piscina takes a new slot.
 import type { Piscina } from 'piscina';
 
 export const warmth = { cold: 0, warming: 1, warm: 2 } as const;
@@ -21,7 +23,11 @@ type Warmth = (typeof warmth)[keyof typeof warmth];
 const maxSlots = 64;
 const goAhead = 0;
 const nextSlot = 1;
-const slotsStart = 2;
+const handedOut = 2;
+const slotsStart = 3;
+
+/** How long no document must have been handed out before a worker after the first warms. */
+const quietMs = 200;
 
 /** How long a worker waits for the one before it to be warm: a worker that died while warming never will be. */
 const turnTimeoutMs = 10_000;
@@ -59,6 +65,8 @@ export class WorkerWarmth {
    */
   warmFirst(): LoadBalancer {
     return (_task, workers) => {
+      Atomics.add(this.cells, handedOut, 1);
+      Atomics.notify(this.cells, handedOut);
       let chosen = null;
       let chosenWarmth = -1;
       for (const worker of workers) {
@@ -82,7 +90,10 @@ export class WorkerWarmth {
     return slot;
   }
 
-  /** A worker: waits for the pool's go-ahead, then for the worker before it to be warm (or a while, if it never is). */
+  /**
+   * A worker: waits for the pool's go-ahead; a worker after the first then waits for the one before
+   * it to be warm (or a while, if it never is), and for a moment without documents handed out.
+   */
   async waitForTurn(slot: number | undefined): Promise<void> {
     const allowed = waitAsync(this.cells, goAhead, 0);
     if (allowed.async) await allowed.value;
@@ -91,9 +102,13 @@ export class WorkerWarmth {
     const deadline = Date.now() + turnTimeoutMs;
     for (let state = Atomics.load(this.cells, before); state !== warmth.warm; state = Atomics.load(this.cells, before)) {
       const left = deadline - Date.now();
-      if (left <= 0) return;
+      if (left <= 0) break;
       const waiting = waitAsync(this.cells, before, state, left);
       if (waiting.async) await waiting.value;
+    }
+    for (;;) {
+      const waiting = waitAsync(this.cells, handedOut, Atomics.load(this.cells, handedOut), quietMs);
+      if ((waiting.async ? await waiting.value : waiting.value) === 'timed-out') return;
     }
   }
 
