@@ -1,9 +1,10 @@
 // The board of the Markdown workers' warm-ups (src/cards/markdown/worker-warmth.ts), without
-// workers: the warm-ups take turns in the order the workers started (the later ones once the pool
+// workers, then with a pool's real ones: the warm-ups take turns in the order the workers started (the later ones once the pool
 // is quiet), and the pool's balancer hands a document to the warmest idle worker, never to a busy one.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { MarkdownPool } from '../src/cards/markdown/markdown-pool.js';
 import { WorkerWarmth, warmth } from '../src/cards/markdown/worker-warmth.js';
 
 type Balancer = ReturnType<WorkerWarmth['warmFirst']>;
@@ -78,5 +79,41 @@ describe('the Markdown workers\' warm-up board', () => {
       ),
       { numRuns: 2000 },
     );
+  });
+
+  it('in a real pool: no worker warms before the go-ahead, the second only once the first is warm and no document is handed out', async () => {
+    const pool = new MarkdownPool({ threads: 2, cpuLimitMs: 20_000, queueMax: 8 });
+    try {
+      await pool.warmUp();
+      const board = new WorkerWarmth((pool.piscina.options.workerData as { warmth: Int32Array }).warmth);
+      const ids = pool.piscina.threads.map((thread) => thread.threadId);
+      assert.equal(ids.length, 2);
+      const states = () => ids.map((id) => board.stateOf(id));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.deepEqual(states(), [warmth.cold, warmth.cold], 'nothing warmed before the go-ahead');
+      pool.warmLazyParts();
+      // Documents keep coming: the first worker to start warms, the other waits.
+      const seen: number[][] = [];
+      const deadline = Date.now() + 60_000;
+      while (!states().includes(warmth.warm) && Date.now() < deadline) {
+        seen.push(states());
+        await pool.render(`plain text ${seen.length}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const first = states().indexOf(warmth.warm);
+      assert.notEqual(first, -1, 'one worker warmed');
+      const second = 1 - first;
+      assert.ok(seen.every((observed) => observed[second] === warmth.cold), 'the other did not begin while the first warmed');
+      for (let i = 0; i < 10; i++) {
+        await pool.render(`more text ${i}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(states()[second], warmth.cold, 'nor while documents are handed out');
+      }
+      // Quiet: it warms now.
+      while (states()[second] !== warmth.warm && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(states(), [warmth.warm, warmth.warm]);
+    } finally {
+      await pool.close();
+    }
   });
 });
