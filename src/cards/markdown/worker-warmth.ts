@@ -65,18 +65,21 @@ export class WorkerWarmth {
    */
   warmFirst(): LoadBalancer {
     return (_task, workers) => {
-      Atomics.add(this.cells, handedOut, 1);
-      Atomics.notify(this.cells, handedOut);
       let chosen = null;
       let chosenWarmth = -1;
       for (const worker of workers) {
         if (worker.currentUsage !== 0) continue;
         const state = this.stateOf(worker.id);
-        if (state === warmth.warm) return worker;
         if (state > chosenWarmth) {
           chosen = worker;
           chosenWarmth = state;
         }
+        if (state === warmth.warm) break;
+      }
+      // piscina asks again for a document no worker could take: only one handed out is counted.
+      if (chosen) {
+        Atomics.add(this.cells, handedOut, 1);
+        Atomics.notify(this.cells, handedOut);
       }
       return chosen;
     };
