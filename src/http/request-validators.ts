@@ -32,13 +32,17 @@ type Validate = ReturnType<ReturnType<ValidatorFactory>>;
  */
 const compilers = AjvCompiler();
 
-/** The file name of a schema's validation code: a digest of the schema, the Ajv options and the packages' versions. */
-export function precompiledFileName(schema: unknown, ajvOptions: AjvOptions): string {
-  const versions = ['ajv', 'ajv-formats', '@fastify/ajv-compiler'].map((name) => {
+/** The versions of the packages that write and run the code, read once per process. */
+let packageVersions: string[] | undefined;
+const versions = () =>
+  (packageVersions ??= ['ajv', 'ajv-formats', '@fastify/ajv-compiler'].map((name) => {
     const { version } = JSON.parse(fs.readFileSync(path.join(nodeModulesDir, name, 'package.json'), 'utf8')) as { version: string };
     return `${name}@${version}`;
-  });
-  const digest = createHash('sha256').update(JSON.stringify([versions, ajvOptions, schema])).digest('hex');
+  }));
+
+/** The file name of a schema's validation code: a digest of the schema, the Ajv options and the packages' versions. */
+export function precompiledFileName(schema: unknown, ajvOptions: AjvOptions): string {
+  const digest = createHash('sha256').update(JSON.stringify([versions(), ajvOptions, schema])).digest('hex');
   return `${digest.slice(0, 24)}.cjs`;
 }
 
