@@ -125,7 +125,7 @@ export class BrowserInstance {
   async probe(timeoutMs: number): Promise<void> {
     if (this.stopped) throw new Error('the browser process is stopped');
     await withTimeout(
-      this.chromium.root.send('Browser.getVersion'),
+      this.chromium.connection.root.send('Browser.getVersion'),
       timeoutMs,
       'the browser did not answer a health probe',
     );
@@ -168,7 +168,7 @@ export class BrowserInstance {
   /** Closes politely, then kills whatever is left, so no Chromium process outlives this call. */
   async close(): Promise<void> {
     await withTimeout(
-      this.chromium.root.send('Browser.close').then(() => this.chromium.exited),
+      this.chromium.connection.root.send('Browser.close').then(() => this.chromium.exited),
       closeTimeoutMs,
       'close timed out',
     ).catch(() => {});

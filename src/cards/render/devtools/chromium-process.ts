@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { PipeConnection, type DevToolsSession } from './pipe-connection.js';
+import { PipeConnection } from './pipe-connection.js';
 
 /**
  * Switches every launch gets, whatever the caller adds: the ones that make a headless browser
@@ -57,7 +57,6 @@ export interface ChromiumLaunchOptions {
 /** A running Chromium and the pipe to it. */
 export interface ChromiumProcess {
   connection: PipeConnection;
-  root: DevToolsSession;
   /** The browser's process id, which is also its process group's; undefined if it could not start. */
   pid: number | undefined;
   /** Chromium's version, e.g. "147.0.7727.0". */
@@ -101,7 +100,7 @@ export async function launchChromium({ executablePath, args, env }: ChromiumLaun
   try {
     const { product } = await Promise.race([answered, failed, timedOut]);
     failed.catch(() => {});
-    return { connection, root: connection.root, pid: child.pid, version: product.replace(/^[^/]*\//, ''), exited };
+    return { connection, pid: child.pid, version: product.replace(/^[^/]*\//, ''), exited };
   } catch (error) {
     killGroup(child);
     throw error;
