@@ -66,10 +66,11 @@ export interface WorkerSettings {
  * most used on GitHub (Python, then JavaScript and TypeScript: GitHub's Octoverse 2024), KaTeX, and
  * the MDX checks. Each is [markdown, mdxMode]. TypeScript's grammar comes first: it is the dearest
  * to load (about 100 ms of CPU, most of it V8 compiling its patterns on their first match), and a
- * first JavaScript block then costs 40–55 ms instead of 60–85; Python's adds 25–40 ms. Other grammars load when a document first uses
- * them, once per worker: 7–110 ms of CPU each (their patterns translated at build time:
- * regex-translations.ts). Warming ten of them cost about 0.55 s of CPU per worker at every start,
- * a tenth of what a start costs, for a saving of some 50 ms on the first block of each language.
+ * first JavaScript block then costs 40–55 ms instead of 60–85; Python's adds 25–40 ms. Other
+ * grammars load when a document first uses them, once per worker: 7–110 ms of CPU each (their
+ * patterns translated at build time: regex-translations.ts). Warming ten of them cost about 0.55 s
+ * of CPU per worker at every start, a tenth of what a start costs, for a saving of some 50 ms on
+ * the first block of each language.
  */
 export const lazyWarmUpDocuments: ReadonlyArray<readonly [string, boolean]> = [
   ['```ts\nconst a = 1;\n```', false],
